@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what a fresh machine lacks to build catalog: RocksDB's bindings need libclang (bindgen).
+# Safe to run again; it only installs what is missing. Sourced by run.sh and test.sh.
+set -euo pipefail
+
+need=()
+dpkg -s libclang-dev >/dev/null 2>&1 || need+=(libclang-dev)
+if [ "${#need[@]}" -gt 0 ]; then
+  echo "setup: installing ${need[*]}" >&2
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+# One target directory outside the clone, so RocksDB's C++ (~12 minutes cold on 2 cores) is built once per
+# machine and profile, and reused by every clone, the tests and the server.
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/catalog-target}"
+mkdir -p "$CARGO_TARGET_DIR"
