@@ -1,0 +1,39 @@
+//! catalog-schemas: the domain vocabulary every other crate speaks.
+//!
+//! Owns the item types and their JSON Schemas, the primitives (ids, Hebrew date keys, order keys,
+//! names, structured bodies), the rules that derive readable paths, and the table of which fields
+//! of which types point at which types.
+//!
+//! It must stay pure: no storage, no HTTP, no clock, no I/O of any kind. Everything here is a
+//! function of its arguments, so every other crate can call it from anywhere.
+//!
+//! Layout:
+//! - `id`: [`Id`], 40 random bits written `cat-` + 8 Crockford base32 symbols.
+//! - `item_type`: [`ItemType`], the 21 kinds of item.
+//! - `date_key`: [`DateKey`] and [`Month`], Hebrew-calendar filing keys, validated exactly.
+//! - `order_key`: [`OrderKey`], base-62 fractional indexing.
+//! - `name`: [`Name`], `{ he, en? }`.
+//! - `body`: structured words (profiles, versions, segments, runs, notes).
+//! - `types`: each type's JSON Schema, validation against it, and the date keys an item holds.
+//! - `refs`: reference fields per type, and the ids an item points at.
+//! - `paths`: readable paths derived from an item's data.
+//! - `error`: [`SchemaError`].
+
+pub mod body;
+pub mod date_key;
+pub mod id;
+pub mod item_type;
+pub mod name;
+pub mod order_key;
+pub mod paths;
+pub mod refs;
+pub mod types;
+
+mod error;
+
+pub use date_key::{DateKey, Month};
+pub use error::{Error, SchemaError};
+pub use id::Id;
+pub use item_type::ItemType;
+pub use name::Name;
+pub use order_key::OrderKey;

@@ -1,0 +1,317 @@
+//! What each kind of item holds: its own fields and which of them are required.
+//!
+//! Required are the fields an item is meaningless without (what it is, what it belongs to, what
+//! names it). Fields that the organizing tools or later edits fill in (a set's keepers, a work's
+//! authors) are optional, with the default stated in the description.
+
+use serde_json::{Value, json};
+
+use crate::ItemType;
+
+pub struct Kind {
+    pub properties: Value,
+    pub required: &'static [&'static str],
+    pub body: bool,
+}
+
+fn id() -> Value {
+    json!({ "$ref": "#/$defs/id" })
+}
+
+fn ids() -> Value {
+    json!({ "$ref": "#/$defs/ids" })
+}
+
+fn def(name: &str) -> Value {
+    json!({ "$ref": format!("#/$defs/{name}") })
+}
+
+fn one_of(values: &[&str]) -> Value {
+    json!({ "enum": values })
+}
+
+fn glue(parent: bool) -> Kind {
+    let mut properties = json!({
+        "name": def("name"),
+        "slug": def("slug"),
+    });
+    if parent {
+        properties["parent"] = id();
+    }
+    Kind {
+        properties,
+        required: &["name"],
+        body: true,
+    }
+}
+
+pub fn kind(ty: ItemType) -> Kind {
+    match ty {
+        ItemType::Set => Kind {
+            properties: json!({
+                "name": def("name"),
+                "slug": def("slug"),
+                "parent": id(),
+                "keepers": {
+                    "description": "handles of the people who review changes here; none means stewards only",
+                    "type": "array", "items": def("handle"), "uniqueItems": true
+                },
+                "policy": {
+                    "description": "`reviewed` (the default) or `open` (trusted line fixes go live at once)",
+                    "enum": ["open", "reviewed"]
+                }
+            }),
+            required: &["name", "slug"],
+            body: true,
+        },
+        ItemType::Author => Kind {
+            properties: json!({
+                "name": def("name"),
+                "kind": one_of(&["rebbe", "chossid", "editor", "family", "institution"]),
+                "rebbe": { "type": "integer", "minimum": 1, "maximum": 7 },
+                "slug": def("slug")
+            }),
+            required: &["name", "kind", "slug"],
+            body: true,
+        },
+        ItemType::Work => Kind {
+            properties: json!({
+                "title": def("name"),
+                "slug": def("workSlug"),
+                "authors": ids(),
+                "genre": { "type": "string", "minLength": 1 },
+                "levels": {
+                    "description": "names of the steps of a unit's position, outermost first (volume, sicha)",
+                    "type": "array", "items": { "type": "string", "minLength": 1 }
+                },
+                "cover": {
+                    "type": "object",
+                    "properties": { "file": def("sha256"), "page": def("page") },
+                    "required": ["file", "page"],
+                    "additionalProperties": false
+                }
+            }),
+            required: &["title", "slug"],
+            body: true,
+        },
+        ItemType::Unit => Kind {
+            properties: json!({
+                "work": id(),
+                "position": {
+                    "description": "one step per level of the work: a number or a short label",
+                    "type": "array",
+                    "minItems": 1,
+                    "items": {
+                        "anyOf": [
+                            { "type": "integer", "minimum": 0 },
+                            { "type": "string", "pattern": "^[^/\\s?#]{1,32}$" }
+                        ]
+                    }
+                },
+                "order": def("orderKey"),
+                "label": def("name"),
+                "kind": one_of(&["sicha", "maamar", "letter", "chapter", "story", "diary-entry", "other"]),
+                "date": def("dateKey"),
+                "events": ids()
+            }),
+            required: &["work", "position", "order"],
+            body: true,
+        },
+        ItemType::Event => Kind {
+            properties: json!({
+                "kind": one_of(&["farbrengen", "yechidus", "simcha", "letter", "other"]),
+                "title": def("name"),
+                "date": def("dateKey"),
+                "place": id(),
+                "occasion": { "type": "string" }
+            }),
+            required: &["kind", "title", "date"],
+            body: true,
+        },
+        ItemType::Publication => Kind {
+            properties: json!({
+                "kind": one_of(&["volume", "kovetz", "issue", "booklet", "teshura"]),
+                "title": def("name"),
+                "work": id(),
+                "publisher": { "type": "string" },
+                "date": def("dateKey"),
+                "printing": { "type": ["string", "integer"] },
+                "identifiers": {
+                    "description": "isbn and the like, keyed by scheme",
+                    "type": "object",
+                    "additionalProperties": { "type": "string", "minLength": 1 }
+                },
+                "simcha": id(),
+                "slug": def("slug")
+            }),
+            required: &["kind", "title"],
+            body: true,
+        },
+        ItemType::Scan => Kind {
+            properties: json!({
+                "publication": id(),
+                "file": def("sha256"),
+                "completeness": one_of(&["complete", "partial"]),
+                "preferred": { "type": "boolean" },
+                "pageLabels": { "type": "array", "items": { "type": "string" } }
+            }),
+            required: &["publication", "file"],
+            body: false,
+        },
+        ItemType::ContentsMap => Kind {
+            properties: json!({
+                "publication": id(),
+                "pages": {
+                    "type": "object",
+                    "properties": {
+                        "from": def("page"),
+                        "to": def("page"),
+                        "scheme": one_of(&["printed", "pdf"])
+                    },
+                    "required": ["from", "to"],
+                    "additionalProperties": false
+                },
+                "unit": id()
+            }),
+            required: &["publication", "pages", "unit"],
+            body: false,
+        },
+        ItemType::TextLayer => Kind {
+            properties: json!({
+                "scan": id(),
+                "kind": one_of(&["machine-ocr", "uploaded-ocr", "community"]),
+                "engine": {
+                    "type": "object",
+                    "properties": {
+                        "name": { "type": "string", "minLength": 1 },
+                        "version": { "type": "string" }
+                    },
+                    "required": ["name"],
+                    "additionalProperties": false
+                }
+            }),
+            required: &["scan", "kind"],
+            body: false,
+        },
+        ItemType::TextPage => Kind {
+            properties: json!({
+                "layer": id(),
+                "page": def("page"),
+                "lines": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "id": { "type": "string", "pattern": "^[A-Za-z0-9_.:-]{1,64}$" },
+                            "text": { "type": "string" },
+                            "box": {
+                                "description": "x, y, width, height on the page image",
+                                "type": "array", "items": { "type": "number", "minimum": 0 },
+                                "minItems": 4, "maxItems": 4
+                            },
+                            "checked": { "type": "boolean" },
+                            "level": def("proofread")
+                        },
+                        "required": ["id", "text"],
+                        "additionalProperties": false
+                    }
+                },
+                "proofread": def("proofread")
+            }),
+            required: &["layer", "page", "lines"],
+            body: false,
+        },
+        ItemType::Text => Kind {
+            properties: json!({
+                "kind": one_of(&["original", "translation", "transcript", "hanacha"]),
+                "unit": id(),
+                "publication": id(),
+                "recording": id(),
+                "event": id(),
+                "translationOf": id(),
+                "language": def("language"),
+                "licence": one_of(&["public-domain", "cc0", "cc-by", "cc-by-nc", "cc-by-sa"]),
+                "credit": { "type": "string" }
+            }),
+            required: &["kind", "language"],
+            body: true,
+        },
+        ItemType::Segment => Kind {
+            properties: json!({
+                "text": id(),
+                "order": def("orderKey"),
+                "kind": one_of(&["section", "heading", "paragraph", "verse", "item", "note"]),
+                "content": { "anyOf": [{ "type": "string" }, def("runs")] },
+                "proofread": def("proofread")
+            }),
+            required: &["text", "order", "kind", "content"],
+            body: false,
+        },
+        ItemType::Recording => Kind {
+            properties: json!({
+                "event": id(),
+                "file": def("sha256"),
+                "url": def("url"),
+                "durationMs": def("millis"),
+                "part": { "type": ["integer", "string"] },
+                "videos": { "type": "array", "items": def("url") }
+            }),
+            required: &["event"],
+            body: true,
+        },
+        ItemType::Alignment => Kind {
+            properties: json!({
+                "recording": id(),
+                "text": id(),
+                "granularity": one_of(&["word", "paragraph"])
+            }),
+            required: &["recording", "text", "granularity"],
+            body: false,
+        },
+        ItemType::AlignmentSpan => Kind {
+            properties: json!({
+                "alignment": id(),
+                "segment": id(),
+                "startMs": def("millis"),
+                "endMs": def("millis"),
+                "words": { "type": "array" },
+                "locked": { "type": "boolean" }
+            }),
+            required: &["alignment", "segment", "startMs", "endMs"],
+            body: false,
+        },
+        ItemType::Relation => Kind {
+            properties: json!({
+                "kind": one_of(&[
+                    "based-on", "printed-in", "translation-of", "answer-to", "cites",
+                    "same-recording-as", "reproduces"
+                ]),
+                "from": id(),
+                "to": id()
+            }),
+            required: &["kind", "from", "to"],
+            body: false,
+        },
+        ItemType::Person => glue(false),
+        ItemType::Place | ItemType::Topic => glue(true),
+        ItemType::Source => Kind {
+            properties: json!({
+                "name": def("name"),
+                "slug": def("slug"),
+                "url": def("url"),
+                "terms": { "type": ["string", "object"] }
+            }),
+            required: &["name"],
+            body: true,
+        },
+        ItemType::Schema => Kind {
+            properties: json!({
+                "type": { "type": "string", "pattern": "^[a-z][a-z-]*$" },
+                "version": { "type": "integer", "minimum": 1 },
+                "schema": { "type": "object" }
+            }),
+            required: &["type", "version", "schema"],
+            body: false,
+        },
+    }
+}
