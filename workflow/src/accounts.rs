@@ -1,0 +1,142 @@
+//! Accounts: who may sign in, with their roles.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::clock::Timestamp;
+use crate::error::{Error, Result};
+use crate::handle::Handle;
+use crate::kv::{ACCOUNTS, HANDLES, decode_u64};
+use crate::secrets;
+use crate::service::Workflow;
+
+const COUNTER: &str = "account";
+
+/// An account's permanent number (handles may change later; this does not).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct AccountId(pub u64);
+
+impl AccountId {
+    pub(crate) fn key(self) -> [u8; 8] {
+        self.0.to_be_bytes()
+    }
+}
+
+impl fmt::Display for AccountId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// What the operator gives to make an account.
+#[derive(Debug, Clone)]
+pub struct NewAccount {
+    pub handle: Handle,
+    pub name: String,
+    pub steward: bool,
+    pub trusted: bool,
+    /// Without one the account can use tokens but not sign in on the site.
+    pub password: Option<String>,
+}
+
+/// A person, as others may see them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Account {
+    pub id: AccountId,
+    pub handle: Handle,
+    pub name: String,
+    pub steward: bool,
+    pub trusted: bool,
+    #[serde(rename = "createdAt")]
+    pub created_at: Timestamp,
+}
+
+/// The stored form: the account plus its password hash, which never leaves this crate.
+#[derive(Serialize, Deserialize)]
+pub(crate) struct AccountRecord {
+    #[serde(flatten)]
+    pub account: Account,
+    pub password: Option<String>,
+}
+
+impl Workflow {
+    /// Makes an account. A handle already taken is a bad request.
+    pub fn add_account(&self, new: NewAccount) -> Result<Account> {
+        let name = new.name.trim();
+        if name.is_empty() || name.chars().count() > 100 {
+            return Err(Error::BadRequest(format!(
+                "account name {:?}: give 1-100 characters",
+                new.name
+            )));
+        }
+        let password = match &new.password {
+            Some(p) if p.chars().count() < 8 => {
+                return Err(Error::BadRequest(
+                    "password: use at least 8 characters".into(),
+                ));
+            }
+            Some(p) => Some(secrets::hash_password(p)?),
+            None => None,
+        };
+        let _guard = self.registry_lock();
+        if self
+            .kv()
+            .get_raw(HANDLES, new.handle.as_str().as_bytes())?
+            .is_some()
+        {
+            return Err(Error::BadRequest(format!(
+                "handle {} is already taken",
+                new.handle
+            )));
+        }
+        let mut batch = self.kv().batch();
+        let id = AccountId(self.bump_counter(&mut batch, COUNTER)?);
+        let account = Account {
+            id,
+            handle: new.handle.clone(),
+            name: name.to_string(),
+            steward: new.steward,
+            trusted: new.trusted,
+            created_at: self.now(),
+        };
+        let record = AccountRecord {
+            account: account.clone(),
+            password,
+        };
+        batch.put(ACCOUNTS, &id.key(), &record)?;
+        batch.put_raw(HANDLES, new.handle.as_str().as_bytes(), &id.key())?;
+        self.kv().write(batch)?;
+        tracing::info!(account = id.0, handle = %account.handle, "account added");
+        Ok(account)
+    }
+
+    pub fn account(&self, id: AccountId) -> Result<Option<Account>> {
+        Ok(self.account_record(id)?.map(|r| r.account))
+    }
+
+    pub fn account_by_handle(&self, handle: &Handle) -> Result<Option<Account>> {
+        Ok(self.account_record_by_handle(handle)?.map(|r| r.account))
+    }
+
+    /// The account or a not-found error naming the handle.
+    pub(crate) fn require_account(&self, handle: &Handle) -> Result<Account> {
+        self.account_by_handle(handle)?
+            .ok_or_else(|| Error::NotFound(format!("no account has the handle {handle}")))
+    }
+
+    pub(crate) fn account_record(&self, id: AccountId) -> Result<Option<AccountRecord>> {
+        self.kv().get(ACCOUNTS, &id.key())
+    }
+
+    pub(crate) fn account_record_by_handle(
+        &self,
+        handle: &Handle,
+    ) -> Result<Option<AccountRecord>> {
+        match self.kv().get_raw(HANDLES, handle.as_str().as_bytes())? {
+            Some(bytes) => self.account_record(AccountId(decode_u64(HANDLES, &bytes)?)),
+            None => Ok(None),
+        }
+    }
+}

@@ -1,0 +1,75 @@
+//! The crate's one error type.
+
+use catalog_schemas::Id;
+
+use crate::checks::Check;
+
+/// A clash between the suggestion and main on one item (issue 3 narrows `field` to a JSON Pointer).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Conflict {
+    pub id: Id,
+    /// JSON Pointer into `data`; empty means the whole item.
+    pub field: String,
+    pub base: Option<serde_json::Value>,
+    pub main: Option<serde_json::Value>,
+    pub suggestion: Option<serde_json::Value>,
+}
+
+/// Everything workflow can fail with. The first group is the caller's doing and is shown to them;
+/// the second is ours and is only logged.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{0}")]
+    Unauthorized(String),
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    NotFound(String),
+    /// The suggestion is not in a state for the operation.
+    #[error("{0}")]
+    State(String),
+    #[error("the suggestion clashes with main on {} item(s)", .0.len())]
+    Conflict(Vec<Conflict>),
+    /// Approval refused because a blocking check fails.
+    #[error("{message}")]
+    Invalid { message: String, checks: Vec<Check> },
+
+    #[error("storage: {0}")]
+    Storage(#[from] rocksdb::Error),
+    #[error("log: {0}")]
+    Log(#[source] catalog_log_core::Error),
+    #[error("projector: {0}")]
+    Projector(#[from] catalog_projector::Error),
+    #[error("corrupt record in {cf}: {reason}")]
+    Corrupt { cf: &'static str, reason: String },
+    #[error("password hashing: {0}")]
+    Hashing(String),
+    #[error("random source: {0}")]
+    Random(String),
+}
+
+impl Error {
+    /// True for errors caused by the request rather than by the service.
+    pub fn is_user_error(&self) -> bool {
+        matches!(
+            self,
+            Error::BadRequest(_)
+                | Error::Unauthorized(_)
+                | Error::Forbidden(_)
+                | Error::NotFound(_)
+                | Error::State(_)
+                | Error::Conflict(_)
+                | Error::Invalid { .. }
+        )
+    }
+}
+
+impl From<catalog_log_core::Error> for Error {
+    fn from(e: catalog_log_core::Error) -> Self {
+        Error::Log(e)
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,215 @@
+//! Approving: turning an open suggestion into exactly one commit, and settling suggestions
+//! whose commit landed just before a crash.
+//!
+//! The merge here is whole-item: an item changed on main since the suggestion read it is a
+//! conflict on the whole item (`field` empty). Issue 3 replaces that with a three-way merge per
+//! field; the shape of [`Conflict`] already carries what it needs.
+
+use catalog_log_core::{Commit, Expect, NewChange, NewCommit, Seq};
+use serde::{Deserialize, Serialize};
+
+use crate::checks;
+use crate::clock::Timestamp;
+use crate::error::{Conflict, Error, Result};
+use crate::kv::META;
+use crate::overlay::Overlay;
+use crate::paths;
+use crate::permissions::check_may_approve;
+use crate::principal::Principal;
+use crate::service::Workflow;
+use crate::suggestions::{Items, Status, Suggestion, SuggestionId};
+
+const RECONCILED: &[u8] = b"reconciled";
+
+/// How far [`Workflow::reconcile`] has read the log.
+#[derive(Serialize, Deserialize)]
+struct Checkpoint {
+    seq: Seq,
+}
+
+impl Workflow {
+    /// Merges an open suggestion: re-runs the checks, appends one commit holding all of its
+    /// changes, waits until the read models show it, and marks the suggestion merged.
+    pub fn approve(&self, principal: &Principal, id: SuggestionId) -> Result<Suggestion> {
+        principal.require_write()?;
+        // Held until the suggestion is marked merged, so a second approval waits and then finds
+        // it merged instead of appending again.
+        let _lock = self.suggestion_lock(id.0);
+        let mut suggestion = self.require_suggestion(id)?;
+        if suggestion.status != Status::Open {
+            return Err(Error::State(format!(
+                "suggestion {id} is {}: only an open suggestion can be approved",
+                suggestion.status
+            )));
+        }
+        let items = self.suggestion_items(id)?;
+        if items.is_empty() {
+            return Err(Error::State(format!("suggestion {id} has no items")));
+        }
+        let overlay = Overlay::new(self, &items);
+        check_may_approve(principal, &suggestion, &overlay)?;
+
+        suggestion.checks = checks::run(self, &items)?;
+        let blocking: Vec<String> = suggestion
+            .checks
+            .iter()
+            .filter(|c| c.blocks_merge())
+            .map(|c| format!("{}: {}", c.check, c.message))
+            .collect();
+        if !blocking.is_empty() {
+            self.save_suggestion(&suggestion)?;
+            return Err(Error::Invalid {
+                message: format!("suggestion {id} fails its checks: {}", blocking.join("; ")),
+                checks: suggestion.checks,
+            });
+        }
+
+        let commit = self.build_commit(principal, &suggestion, &overlay, &items)?;
+        let appended = match self.inner.log.append(commit) {
+            Ok(commit) => commit,
+            Err(catalog_log_core::Error::Stale { .. }) => {
+                return Err(Error::Conflict(self.conflicts(&items)?));
+            }
+            Err(e) => return Err(e.into()),
+        };
+        // Marked before waiting for the read models: the commit is in the log either way, and
+        // a slow projector must not leave the suggestion looking open.
+        suggestion.status = Status::Merged;
+        suggestion.merged_commit = Some(appended.seq);
+        suggestion.closed_at = Some(self.now());
+        self.save_suggestion(&suggestion)?;
+        tracing::info!(
+            suggestion = id.0,
+            seq = appended.seq.0,
+            changes = appended.changes.len(),
+            "suggestion merged"
+        );
+        self.inner
+            .projector
+            .wait_applied(appended.seq, self.inner.merge_wait)?;
+        Ok(suggestion)
+    }
+
+    fn build_commit(
+        &self,
+        principal: &Principal,
+        suggestion: &Suggestion,
+        overlay: &Overlay<'_>,
+        items: &Items,
+    ) -> Result<NewCommit> {
+        let plan = paths::plan(self, overlay, items)?;
+        let changes = items
+            .values()
+            .map(|item| NewChange {
+                id: item.id,
+                ty: item.ty,
+                path: plan.paths.get(&item.id).cloned().flatten(),
+                data: item.data.clone(),
+                merged_into: None,
+                expect: item.base.map_or(Expect::Absent, Expect::Rev),
+            })
+            .collect();
+        let message = match &suggestion.description {
+            Some(description) => format!("{}\n\n{description}", suggestion.title),
+            None => suggestion.title.clone(),
+        };
+        Ok(NewCommit {
+            message,
+            merged_by: principal.handle.to_string(),
+            author: suggestion.author.to_string(),
+            suggestion: Some(suggestion.id.0),
+            changes,
+        })
+    }
+
+    /// Every item main changed since the suggestion read it, as whole-item conflicts.
+    fn conflicts(&self, items: &Items) -> Result<Vec<Conflict>> {
+        let log = &self.inner.log;
+        let mut out = Vec::new();
+        for item in items.values() {
+            let head = log.item_head(item.id)?;
+            if head.as_ref().map(|r| r.rev) == item.base {
+                continue;
+            }
+            let base = match item.base {
+                Some(rev) => log.revision(rev)?.and_then(|r| r.data),
+                None => None,
+            };
+            out.push(Conflict {
+                id: item.id,
+                field: String::new(),
+                base,
+                main: head.and_then(|r| r.data),
+                suggestion: item.data.clone(),
+            });
+        }
+        Ok(out)
+    }
+
+    /// Sends an open suggestion back to its author; the same people who may approve it may.
+    pub fn send_back(&self, principal: &Principal, id: SuggestionId) -> Result<Suggestion> {
+        let _lock = self.suggestion_lock(id.0);
+        let mut suggestion = self.require_suggestion(id)?;
+        if suggestion.status != Status::Open {
+            return Err(Error::State(format!(
+                "suggestion {id} is {}: only an open suggestion can be sent back",
+                suggestion.status
+            )));
+        }
+        let items = self.suggestion_items(id)?;
+        check_may_approve(principal, &suggestion, &Overlay::new(self, &items))?;
+        suggestion.status = Status::SentBack;
+        self.save_suggestion(&suggestion)?;
+        Ok(suggestion)
+    }
+
+    /// Marks merged every suggestion whose commit is in the log but which is not yet marked
+    /// (a crash between the append and the marking), reading the log from the last checkpoint.
+    pub(crate) fn reconcile(&self) -> Result<()> {
+        let from = self
+            .kv()
+            .get::<Checkpoint>(META, RECONCILED)?
+            .map_or(Seq(0), |c| c.seq);
+        let mut last = from;
+        let mut settled = 0usize;
+        for commit in self.inner.log.iter_from(from) {
+            let commit = commit?;
+            if self.settle(&commit)? {
+                settled += 1;
+            }
+            last = commit.seq;
+        }
+        if last != from {
+            self.kv().put(META, RECONCILED, &Checkpoint { seq: last })?;
+        }
+        if settled > 0 {
+            tracing::warn!(
+                settled,
+                "marked suggestions merged whose commits landed before a crash"
+            );
+        }
+        Ok(())
+    }
+
+    fn settle(&self, commit: &Commit) -> Result<bool> {
+        let Some(id) = commit.suggestion.map(SuggestionId) else {
+            return Ok(false);
+        };
+        let Some(mut suggestion) = self.suggestion(id)? else {
+            tracing::warn!(
+                suggestion = id.0,
+                seq = commit.seq.0,
+                "commit names an unknown suggestion"
+            );
+            return Ok(false);
+        };
+        if suggestion.status == Status::Merged {
+            return Ok(false);
+        }
+        suggestion.status = Status::Merged;
+        suggestion.merged_commit = Some(commit.seq);
+        suggestion.closed_at = Some(Timestamp::parse(&commit.at).unwrap_or_else(|| self.now()));
+        self.save_suggestion(&suggestion)?;
+        Ok(true)
+    }
+}

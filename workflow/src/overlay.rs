@@ -1,0 +1,77 @@
+//! The catalog as a suggestion would leave it: its own items over the read models.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use catalog_projector::{Lookup, StoredItem};
+use catalog_schemas::{Id, ItemType};
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+use crate::service::Workflow;
+use crate::suggestions::Items;
+
+/// Reads items as they will be after the merge, caching the read models' answers (a check
+/// may ask for the same set or work many times).
+pub(crate) struct Overlay<'a> {
+    wf: &'a Workflow,
+    items: &'a Items,
+    main: RefCell<HashMap<Id, Option<(ItemType, Value)>>>,
+}
+
+impl<'a> Overlay<'a> {
+    pub fn new(wf: &'a Workflow, items: &'a Items) -> Overlay<'a> {
+        Overlay {
+            wf,
+            items,
+            main: RefCell::new(HashMap::new()),
+        }
+    }
+
+    pub fn items(&self) -> &Items {
+        self.items
+    }
+
+    /// The item after the merge; `None` when it will not exist (deleted, merged away or unknown).
+    pub fn after(&self, id: Id) -> Result<Option<(ItemType, Value)>> {
+        match self.items.get(&id) {
+            Some(item) => Ok(item.data.clone().map(|d| (item.ty, d))),
+            None => self.main(id),
+        }
+    }
+
+    /// The item as main has it now.
+    pub fn main(&self, id: Id) -> Result<Option<(ItemType, Value)>> {
+        if let Some(found) = self.main.borrow().get(&id) {
+            return Ok(found.clone());
+        }
+        let found = match self.wf.inner.read_models.item(id)? {
+            Lookup::Found(stored) => Some((stored.ty, stored_data(&stored)?)),
+            _ => None,
+        };
+        self.main.borrow_mut().insert(id, found.clone());
+        Ok(found)
+    }
+
+    /// [`Overlay::after`] in the shape `paths::path_for` takes. A storage error reads as a
+    /// missing item (the path then stays unset) and is logged.
+    pub fn lookup(&self, id: Id) -> Option<(ItemType, Value)> {
+        self.after(id).unwrap_or_else(|e| {
+            tracing::warn!(%id, error = %e, "item lookup failed while deriving a path");
+            None
+        })
+    }
+}
+
+/// The `data` of a stored item's answer.
+pub(crate) fn stored_data(stored: &StoredItem) -> Result<Value> {
+    let mut answer: Value =
+        serde_json::from_slice(&stored.json[..]).map_err(|e| Error::Corrupt {
+            cf: "rm_items",
+            reason: format!("item {}: {e}", stored.id),
+        })?;
+    Ok(answer
+        .get_mut("data")
+        .map(Value::take)
+        .unwrap_or(Value::Null))
+}

@@ -1,0 +1,127 @@
+//! Which readable path each item of a suggestion will have, and which paths clash.
+//!
+//! The schemas crate derives a path from an item's data; this module settles collisions
+//! against main and within the suggestion. Events share dates, so a second event on a day gets
+//! `/2`, a third `/3`, and so on; any other clash is reported for the `paths` check.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use catalog_schemas::{Id, ItemType, paths::path_for};
+
+use crate::error::Result;
+use crate::overlay::Overlay;
+use crate::service::Workflow;
+use crate::suggestions::{Items, SuggestedItem};
+
+pub(crate) struct PathPlan {
+    /// Every item of the suggestion; `None` for deleted items and items without a path.
+    pub paths: BTreeMap<Id, Option<String>>,
+    /// One line per path claimed twice.
+    pub clashes: Vec<String>,
+}
+
+struct Claims<'a> {
+    wf: &'a Workflow,
+    items: &'a Items,
+    claimed: HashMap<String, Id>,
+    settled: BTreeSet<Id>,
+}
+
+impl Claims<'_> {
+    /// Who else holds `path`, if anyone: an earlier item of this suggestion, or an item of
+    /// main that keeps it. Old paths that only redirect may be taken over.
+    fn holder(&self, path: &str, id: Id) -> Result<Option<Id>> {
+        if let Some(&other) = self.claimed.get(path) {
+            return Ok((other != id).then_some(other));
+        }
+        let Some(resolved) = self.wf.inner.read_models.resolve(path)? else {
+            return Ok(None);
+        };
+        if resolved.redirected || resolved.id == id {
+            return Ok(None);
+        }
+        // An item of this suggestion already placed elsewhere (or deleted) lets its path go.
+        if self.items.contains_key(&resolved.id) && self.settled.contains(&resolved.id) {
+            return Ok(None);
+        }
+        Ok(Some(resolved.id))
+    }
+
+    /// Places one item; answers its path and, when taken by another, who holds it.
+    fn place(
+        &mut self,
+        overlay: &Overlay<'_>,
+        item: &SuggestedItem,
+    ) -> Result<(Option<String>, Option<Id>)> {
+        self.settled.insert(item.id);
+        let Some(data) = &item.data else {
+            return Ok((None, None));
+        };
+        let Some(base) = path_for(item.ty, data, &|id| overlay.lookup(id)) else {
+            return Ok((None, None));
+        };
+        let mut candidate = base.clone();
+        let mut holder = self.holder(&candidate, item.id)?;
+        if item.ty == ItemType::Event {
+            let mut n = 1;
+            while holder.is_some() {
+                n += 1;
+                candidate = format!("{base}/{n}");
+                holder = self.holder(&candidate, item.id)?;
+            }
+        }
+        self.claimed.entry(candidate.clone()).or_insert(item.id);
+        Ok((Some(candidate), holder))
+    }
+}
+
+/// Paths for every item of the suggestion. Items that move away or are deleted are settled
+/// first so their old paths are free for the rest; existing events keep their numbers before
+/// new events are numbered after them.
+pub(crate) fn plan(wf: &Workflow, overlay: &Overlay<'_>, items: &Items) -> Result<PathPlan> {
+    let mut order: Vec<&SuggestedItem> = items.values().collect();
+    order.sort_by_key(|item| {
+        (
+            item.data.is_some(),
+            item.ty == ItemType::Event,
+            item.base.is_none(),
+            item.id,
+        )
+    });
+    let mut claims = Claims {
+        wf,
+        items,
+        claimed: HashMap::new(),
+        settled: BTreeSet::new(),
+    };
+    let mut plan = PathPlan {
+        paths: BTreeMap::new(),
+        clashes: Vec::new(),
+    };
+    for item in order {
+        let (path, holder) = claims.place(overlay, item)?;
+        if let (Some(path), Some(holder)) = (&path, holder) {
+            plan.clashes.push(format!(
+                "{} wants the path {path}, which {holder} holds",
+                item.id
+            ));
+        }
+        plan.paths.insert(item.id, path);
+    }
+    Ok(plan)
+}
+
+/// The path of one item, judged against main only (cheap enough to answer every put).
+pub(crate) fn path_of(
+    wf: &Workflow,
+    overlay: &Overlay<'_>,
+    item: &SuggestedItem,
+) -> Result<Option<String>> {
+    let mut claims = Claims {
+        wf,
+        items: overlay.items(),
+        claimed: HashMap::new(),
+        settled: BTreeSet::new(),
+    };
+    Ok(claims.place(overlay, item)?.0)
+}

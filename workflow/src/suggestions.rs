@@ -1,0 +1,500 @@
+//! Suggestion records and the author's side of their life: draft, put items, submit, quick fix.
+//! Reviewing and merging are in `merging`; who may approve is in `permissions`.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use catalog_log_core::{Rev, Seq};
+use catalog_projector::Lookup;
+use catalog_schemas::{Id, ItemType};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::checks::{self, Check};
+use crate::clock::Timestamp;
+use crate::error::{Error, Result};
+use crate::handle::Handle;
+use crate::kv::{SUGGESTION_ITEMS, SUGGESTIONS};
+use crate::overlay::Overlay;
+use crate::paths;
+use crate::principal::Principal;
+use crate::service::Workflow;
+
+const SUGGESTION_COUNTER: &str = "suggestion";
+/// Suggestions and issues share one number space (`#12` is one or the other).
+pub(crate) const THREAD_COUNTER: &str = "thread";
+const MAX_TITLE_CHARS: usize = 200;
+const MAX_DESCRIPTION_CHARS: usize = 10_000;
+
+/// A suggestion's permanent id (what `Commit.suggestion` holds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct SuggestionId(pub u64);
+
+impl SuggestionId {
+    pub(crate) fn key(self) -> [u8; 8] {
+        self.0.to_be_bytes()
+    }
+}
+
+impl fmt::Display for SuggestionId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// A number in the space shared by suggestions and issues, written `#12`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ThreadNumber(pub u64);
+
+impl fmt::Display for ThreadNumber {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Draft,
+    Open,
+    Merged,
+    SentBack,
+    Withdrawn,
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Status::Draft => "draft",
+            Status::Open => "open",
+            Status::Merged => "merged",
+            Status::SentBack => "sent_back",
+            Status::Withdrawn => "withdrawn",
+        })
+    }
+}
+
+/// How a suggestion was made; later issues add organize plans, words changes and the like.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// Built item by item through the draft routes.
+    Edit,
+    /// One item's whole new data in one call.
+    QuickFix,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PostReview {
+    Pending,
+    Done,
+}
+
+/// A suggestion as the spec's Suggestion record, plus its thread number.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Suggestion {
+    pub id: SuggestionId,
+    pub number: ThreadNumber,
+    pub title: String,
+    pub description: Option<String>,
+    pub author: Handle,
+    pub status: Status,
+    pub kind: Kind,
+    pub project_id: Option<u64>,
+    /// The head of the log when the suggestion was made: what its changes were written against.
+    pub base_commit: Seq,
+    pub merged_commit: Option<Seq>,
+    pub post_review: Option<PostReview>,
+    pub checks: Vec<Check>,
+    pub created_at: Timestamp,
+    pub submitted_at: Option<Timestamp>,
+    pub closed_at: Option<Timestamp>,
+    /// Made with a `bot:` token: no keeper is asked to review it automatically.
+    #[serde(default)]
+    pub bot: bool,
+}
+
+/// One item of a suggestion, as stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SuggestedItem {
+    pub id: Id,
+    #[serde(rename = "type")]
+    pub ty: ItemType,
+    /// The item's head revision when it was put; `None` for an item the suggestion creates.
+    pub base: Option<Rev>,
+    /// The new data; `None` deletes the item.
+    pub data: Option<Value>,
+}
+
+/// An item as it will be once the suggestion is merged.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ItemView {
+    pub id: Id,
+    #[serde(rename = "type")]
+    pub ty: ItemType,
+    pub path: Option<String>,
+    /// The revision the change was written against (`null` for a new item).
+    pub rev: Option<Rev>,
+    pub data: Option<Value>,
+}
+
+/// A suggestion with its items.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SuggestionView {
+    #[serde(flatten)]
+    pub suggestion: Suggestion,
+    pub items: Vec<ItemView>,
+}
+
+/// The answer to making a draft.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Created {
+    pub id: SuggestionId,
+    pub number: ThreadNumber,
+}
+
+/// One item put into a draft: no `id` makes a new item (then `ty` is needed); `data: None` deletes.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct PutItem {
+    pub id: Option<Id>,
+    #[serde(rename = "type")]
+    pub ty: Option<ItemType>,
+    pub data: Option<Value>,
+}
+
+/// A whole new version of one existing item, proposed in one call.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct QuickFix {
+    pub entity_id: Id,
+    pub data: Value,
+    pub title: String,
+    pub note: String,
+}
+
+pub(crate) type Items = BTreeMap<Id, SuggestedItem>;
+
+impl Workflow {
+    /// Starts an empty draft.
+    pub fn create_draft(
+        &self,
+        principal: &Principal,
+        title: &str,
+        description: Option<&str>,
+    ) -> Result<Created> {
+        self.new_suggestion(principal, title, description, Kind::Edit)
+            .map(|s| Created {
+                id: s.id,
+                number: s.number,
+            })
+    }
+
+    fn new_suggestion(
+        &self,
+        principal: &Principal,
+        title: &str,
+        description: Option<&str>,
+        kind: Kind,
+    ) -> Result<Suggestion> {
+        principal.require_write()?;
+        let title = check_title(title)?;
+        let description = check_description(description)?;
+        let _guard = self.registry_lock();
+        let mut batch = self.kv().batch();
+        let id = SuggestionId(self.bump_counter(&mut batch, SUGGESTION_COUNTER)?);
+        let number = ThreadNumber(self.bump_counter(&mut batch, THREAD_COUNTER)?);
+        let suggestion = Suggestion {
+            id,
+            number,
+            title,
+            description,
+            author: principal.handle.clone(),
+            status: Status::Draft,
+            kind,
+            project_id: None,
+            base_commit: self.inner.log.head(),
+            merged_commit: None,
+            post_review: None,
+            checks: Vec::new(),
+            created_at: self.now(),
+            submitted_at: None,
+            closed_at: None,
+            bot: principal.is_bot(),
+        };
+        batch.put(SUGGESTIONS, &id.key(), &suggestion)?;
+        self.kv().write(batch)?;
+        tracing::info!(suggestion = id.0, number = number.0, "draft created");
+        Ok(suggestion)
+    }
+
+    /// Puts one item into a draft (or a suggestion sent back) and answers the item as it will be.
+    pub fn put_item(
+        &self,
+        principal: &Principal,
+        id: SuggestionId,
+        put: PutItem,
+    ) -> Result<ItemView> {
+        principal.require_write()?;
+        let _lock = self.suggestion_lock(id.0);
+        let suggestion = self.require_suggestion(id)?;
+        require_author(principal, &suggestion)?;
+        if !matches!(suggestion.status, Status::Draft | Status::SentBack) {
+            return Err(Error::State(format!(
+                "suggestion {id} is {}: items can be put only while it is a draft or sent back",
+                suggestion.status
+            )));
+        }
+        if let Some(data) = &put.data
+            && !data.is_object()
+        {
+            return Err(Error::BadRequest(
+                "data must be a JSON object, or null to delete the item".into(),
+            ));
+        }
+        let mut items = self.suggestion_items(id)?;
+        let item = match put.id {
+            None => self.new_item(&items, put)?,
+            Some(item_id) => self.changed_item(&items, item_id, put)?,
+        };
+        let key = item_key(id, item.id);
+        // Deleting an item the suggestion itself made simply forgets it.
+        if item.base.is_none() && item.data.is_none() {
+            items.remove(&item.id);
+            self.kv().delete(SUGGESTION_ITEMS, &key)?;
+        } else {
+            items.insert(item.id, item.clone());
+            self.kv().put(SUGGESTION_ITEMS, &key, &item)?;
+        }
+        let overlay = Overlay::new(self, &items);
+        let path = paths::path_of(self, &overlay, &item)?;
+        Ok(ItemView {
+            id: item.id,
+            ty: item.ty,
+            path,
+            rev: item.base,
+            data: item.data,
+        })
+    }
+
+    fn new_item(&self, items: &Items, put: PutItem) -> Result<SuggestedItem> {
+        let ty = put
+            .ty
+            .ok_or_else(|| Error::BadRequest("a new item needs a type".into()))?;
+        let data = put.data.ok_or_else(|| {
+            Error::BadRequest("a new item needs data: null deletes only existing items".into())
+        })?;
+        Ok(SuggestedItem {
+            id: self.fresh_id(items)?,
+            ty,
+            base: None,
+            data: Some(data),
+        })
+    }
+
+    /// A random id held by no item in the log, the read models or this suggestion.
+    fn fresh_id(&self, items: &Items) -> Result<Id> {
+        loop {
+            let id = Id::random();
+            if items.contains_key(&id) {
+                continue;
+            }
+            if !matches!(self.inner.read_models.item(id)?, Lookup::Missing) {
+                continue;
+            }
+            if self.inner.log.item_head(id)?.is_some() {
+                continue;
+            }
+            return Ok(id);
+        }
+    }
+
+    fn changed_item(&self, items: &Items, id: Id, put: PutItem) -> Result<SuggestedItem> {
+        if let Some(existing) = items.get(&id) {
+            if let Some(ty) = put.ty
+                && ty != existing.ty
+            {
+                return Err(Error::BadRequest(format!(
+                    "item {id} is a {}, not a {ty}",
+                    existing.ty
+                )));
+            }
+            return Ok(SuggestedItem {
+                data: put.data,
+                ..existing.clone()
+            });
+        }
+        let stored = match self.inner.read_models.item(id)? {
+            Lookup::Found(stored) => stored,
+            Lookup::Merged { into } => {
+                return Err(Error::NotFound(format!("item {id} was merged into {into}")));
+            }
+            Lookup::Deleted => return Err(Error::NotFound(format!("item {id} was deleted"))),
+            Lookup::Missing => return Err(Error::NotFound(format!("no item {id}"))),
+        };
+        if let Some(ty) = put.ty
+            && ty != stored.ty
+        {
+            return Err(Error::BadRequest(format!(
+                "item {id} is a {}, not a {ty}",
+                stored.ty
+            )));
+        }
+        Ok(SuggestedItem {
+            id,
+            ty: stored.ty,
+            base: Some(stored.rev),
+            data: put.data,
+        })
+    }
+
+    /// Sends a draft (or a suggestion sent back) for review and runs the checks.
+    pub fn submit(&self, principal: &Principal, id: SuggestionId) -> Result<Suggestion> {
+        principal.require_write()?;
+        let _lock = self.suggestion_lock(id.0);
+        let mut suggestion = self.require_suggestion(id)?;
+        require_author(principal, &suggestion)?;
+        if !matches!(suggestion.status, Status::Draft | Status::SentBack) {
+            return Err(Error::State(format!(
+                "suggestion {id} is {}: only a draft or a suggestion sent back can be submitted",
+                suggestion.status
+            )));
+        }
+        let items = self.suggestion_items(id)?;
+        if items.is_empty() {
+            return Err(Error::State(format!(
+                "suggestion {id} has no items to submit"
+            )));
+        }
+        suggestion.checks = checks::run(self, &items)?;
+        suggestion.status = Status::Open;
+        suggestion.submitted_at = Some(self.now());
+        self.save_suggestion(&suggestion)?;
+        tracing::info!(suggestion = id.0, "submitted");
+        Ok(suggestion)
+    }
+
+    /// One item's whole new data as an open suggestion; the note becomes its description.
+    pub fn quick_fix(&self, principal: &Principal, fix: QuickFix) -> Result<Suggestion> {
+        if !fix.data.is_object() {
+            return Err(Error::BadRequest("data must be a JSON object".into()));
+        }
+        let note = fix.note.trim();
+        let description = (!note.is_empty()).then_some(note);
+        // Refuse an unknown item before a suggestion number is spent on it.
+        self.changed_item(&Items::new(), fix.entity_id, PutItem::default())?;
+        let suggestion = self.new_suggestion(principal, &fix.title, description, Kind::QuickFix)?;
+        self.put_item(
+            principal,
+            suggestion.id,
+            PutItem {
+                id: Some(fix.entity_id),
+                ty: None,
+                data: Some(fix.data),
+            },
+        )?;
+        self.submit(principal, suggestion.id)
+    }
+
+    /// Takes a suggestion back; only its author, and only before it is merged.
+    pub fn withdraw(&self, principal: &Principal, id: SuggestionId) -> Result<Suggestion> {
+        principal.require_write()?;
+        let _lock = self.suggestion_lock(id.0);
+        let mut suggestion = self.require_suggestion(id)?;
+        require_author(principal, &suggestion)?;
+        if !matches!(
+            suggestion.status,
+            Status::Draft | Status::Open | Status::SentBack
+        ) {
+            return Err(Error::State(format!(
+                "suggestion {id} is {}: only a draft, open or sent back suggestion can be withdrawn",
+                suggestion.status
+            )));
+        }
+        suggestion.status = Status::Withdrawn;
+        suggestion.closed_at = Some(self.now());
+        self.save_suggestion(&suggestion)?;
+        Ok(suggestion)
+    }
+
+    /// The suggestion and its items as they will be.
+    pub fn get(&self, id: SuggestionId) -> Result<SuggestionView> {
+        let suggestion = self.require_suggestion(id)?;
+        let items = self.suggestion_items(id)?;
+        let overlay = Overlay::new(self, &items);
+        let plan = paths::plan(self, &overlay, &items)?;
+        let items = items
+            .into_values()
+            .map(|item| ItemView {
+                path: plan.paths.get(&item.id).cloned().flatten(),
+                id: item.id,
+                ty: item.ty,
+                rev: item.base,
+                data: item.data,
+            })
+            .collect();
+        Ok(SuggestionView { suggestion, items })
+    }
+
+    pub fn suggestion(&self, id: SuggestionId) -> Result<Option<Suggestion>> {
+        self.kv().get(SUGGESTIONS, &id.key())
+    }
+
+    pub(crate) fn require_suggestion(&self, id: SuggestionId) -> Result<Suggestion> {
+        self.suggestion(id)?
+            .ok_or_else(|| Error::NotFound(format!("no suggestion {id}")))
+    }
+
+    pub(crate) fn save_suggestion(&self, suggestion: &Suggestion) -> Result<()> {
+        self.kv().put(SUGGESTIONS, &suggestion.id.key(), suggestion)
+    }
+
+    pub(crate) fn suggestion_items(&self, id: SuggestionId) -> Result<Items> {
+        Ok(self
+            .kv()
+            .scan_prefix::<SuggestedItem>(SUGGESTION_ITEMS, &id.key())?
+            .into_iter()
+            .map(|(_, item)| (item.id, item))
+            .collect())
+    }
+}
+
+pub(crate) fn require_author(principal: &Principal, suggestion: &Suggestion) -> Result<()> {
+    if principal.handle == suggestion.author {
+        Ok(())
+    } else {
+        Err(Error::Forbidden(format!(
+            "suggestion {} belongs to @{}",
+            suggestion.id, suggestion.author
+        )))
+    }
+}
+
+fn item_key(id: SuggestionId, item: Id) -> [u8; 13] {
+    let mut key = [0u8; 13];
+    key[..8].copy_from_slice(&id.key());
+    key[8..].copy_from_slice(&item.to_bytes());
+    key
+}
+
+fn check_title(title: &str) -> Result<String> {
+    let title = title.trim();
+    let chars = title.chars().count();
+    if chars == 0 || chars > MAX_TITLE_CHARS {
+        return Err(Error::BadRequest(format!(
+            "title {title:?}: give 1-{MAX_TITLE_CHARS} characters"
+        )));
+    }
+    Ok(title.to_string())
+}
+
+fn check_description(description: Option<&str>) -> Result<Option<String>> {
+    match description.map(str::trim).filter(|d| !d.is_empty()) {
+        Some(d) if d.chars().count() > MAX_DESCRIPTION_CHARS => Err(Error::BadRequest(format!(
+            "description: at most {MAX_DESCRIPTION_CHARS} characters"
+        ))),
+        other => Ok(other.map(str::to_string)),
+    }
+}

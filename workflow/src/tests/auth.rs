@@ -1,0 +1,261 @@
+use crate::kv;
+use crate::tests::Harness;
+use crate::{Clock, Error, Handle, NewAccount, NewToken, Scopes, Timestamp, Via};
+
+fn handle(h: &str) -> Handle {
+    Handle::parse(h).unwrap()
+}
+
+#[test]
+fn duplicate_handles_are_refused() {
+    let h = Harness::new();
+    h.account("rivka", false);
+    let again = h.wf.add_account(NewAccount {
+        handle: handle("Rivka"),
+        name: "Another".into(),
+        steward: false,
+        trusted: false,
+        password: None,
+    });
+    assert!(matches!(again, Err(Error::BadRequest(m)) if m.contains("rivka")));
+    let found = h.wf.account_by_handle(&handle("rivka")).unwrap().unwrap();
+    assert_eq!(
+        h.wf.account(found.id).unwrap().unwrap().name,
+        "Name of rivka"
+    );
+}
+
+#[test]
+fn token_authenticates_with_its_scopes_and_bot_name() {
+    let h = Harness::new();
+    let account = h.account("moshe", true);
+    let (info, token) =
+        h.wf.create_token(
+            &handle("moshe"),
+            "bot:importer",
+            Scopes::READ_WRITE,
+            Some(10),
+        )
+        .unwrap();
+    assert!(token.starts_with("catp_") && token.len() == 48, "{token}");
+    assert_eq!(info.prefix, token[5..13]);
+    assert_eq!(
+        info.expires_at,
+        h.clock.now().plus_days(10),
+        "expiry counts from creation"
+    );
+    let p = h.wf.authenticate_token(&token).unwrap();
+    assert_eq!(p.account, account.id);
+    assert!(p.steward && p.can_write() && p.is_bot());
+    assert_eq!(
+        p.via,
+        Via::Token {
+            name: "bot:importer".into(),
+            bot: true
+        }
+    );
+
+    let (_, read_only) =
+        h.wf.create_token(&handle("moshe"), "reader", Scopes::READ, None)
+            .unwrap();
+    let p = h.wf.authenticate_token(&read_only).unwrap();
+    assert!(!p.can_write() && !p.is_bot());
+}
+
+#[test]
+fn bad_tokens_are_unauthorized() {
+    let h = Harness::new();
+    h.account("moshe", false);
+    let (_, token) =
+        h.wf.create_token(&handle("moshe"), "t", Scopes::READ, None)
+            .unwrap();
+    let mut wrong = token.clone();
+    wrong.replace_range(20..21, if &token[20..21] == "A" { "B" } else { "A" });
+    for bad in [
+        "",
+        "catp_",
+        "Bearer x",
+        &token[..40],
+        &format!("{token}x"),
+        &wrong,
+    ] {
+        let err = h.wf.authenticate_token(bad).unwrap_err();
+        assert!(matches!(err, Error::Unauthorized(_)), "{bad:?}: {err}");
+    }
+}
+
+#[test]
+fn tokens_expire_and_names_and_lifetimes_are_checked() {
+    let h = Harness::new();
+    h.account("moshe", false);
+    let (_, token) =
+        h.wf.create_token(&handle("moshe"), "t", Scopes::READ, Some(2))
+            .unwrap();
+    h.clock.advance_days(1);
+    assert!(h.wf.authenticate_token(&token).is_ok());
+    h.clock.advance_days(1);
+    let err = h.wf.authenticate_token(&token).unwrap_err();
+    assert!(
+        matches!(&err, Error::Unauthorized(m) if m.contains("expired")),
+        "{err}"
+    );
+
+    for (name, days) in [
+        ("", None),
+        (&*"n".repeat(81), None),
+        ("ok", Some(0)),
+        ("ok", Some(3651)),
+    ] {
+        let err =
+            h.wf.create_token(&handle("moshe"), name, Scopes::READ, days)
+                .unwrap_err();
+        assert!(matches!(err, Error::BadRequest(_)), "{name:?} {days:?}");
+    }
+    let default =
+        h.wf.create_token(&handle("moshe"), "d", Scopes::READ, None)
+            .unwrap()
+            .0;
+    assert_eq!(default.expires_at, default.created_at.plus_days(365));
+    assert!(
+        h.wf.create_token(&handle("nobody"), "d", Scopes::READ, None)
+            .is_err()
+    );
+}
+
+#[test]
+fn tokens_are_stored_only_hashed() {
+    let h = Harness::new();
+    h.account("moshe", false);
+    let (_, token) =
+        h.wf.create_token(&handle("moshe"), "t", Scopes::READ, None)
+            .unwrap();
+    let secret = &token[5..];
+    for cf in kv::ALL {
+        for (key, value) in h.wf.kv().scan_raw(cf).unwrap() {
+            for bytes in [&key, &value] {
+                let text = String::from_utf8_lossy(bytes);
+                assert!(!text.contains(secret), "secret found in {cf}");
+                assert!(!text.contains(&token[..20]), "token start found in {cf}");
+            }
+        }
+    }
+    // The hash index holds the sha256 itself.
+    let hash = crate::secrets::sha256(&token);
+    assert!(h.wf.kv().get_raw(kv::TOKEN_HASH, &hash).unwrap().is_some());
+}
+
+#[test]
+fn revoking_stops_a_token_at_once_and_only_your_own() {
+    let h = Harness::new();
+    h.account("moshe", false);
+    h.account("dovid", false);
+    let (info, token) =
+        h.wf.create_token(&handle("moshe"), "t", Scopes::READ, None)
+            .unwrap();
+    let moshe = h.wf.authenticate_token(&token).unwrap();
+    // Token management is for the site's session only.
+    assert!(matches!(h.wf.list_tokens(&moshe), Err(Error::Forbidden(_))));
+
+    let moshe_session = h.session(&handle("moshe"));
+    let dovid_session = h.session(&handle("dovid"));
+    assert!(matches!(
+        h.wf.revoke_token(&dovid_session, info.id),
+        Err(Error::NotFound(_))
+    ));
+    assert!(h.wf.authenticate_token(&token).is_ok());
+    let revoked = h.wf.revoke_token(&moshe_session, info.id).unwrap();
+    assert!(revoked.revoked_at.is_some());
+    let err = h.wf.authenticate_token(&token).unwrap_err();
+    assert!(
+        matches!(&err, Error::Unauthorized(m) if m.contains("revoked")),
+        "{err}"
+    );
+
+    let (made, _) =
+        h.wf.create_token_for(
+            &moshe_session,
+            NewToken {
+                name: "second".into(),
+                scopes: Scopes::READ_WRITE,
+                expires_in_days: None,
+            },
+        )
+        .unwrap();
+    let list = h.wf.list_tokens(&moshe_session).unwrap();
+    assert_eq!(
+        list.iter().map(|t| t.id).collect::<Vec<_>>(),
+        vec![info.id, made.id]
+    );
+    assert!(list[0].revoked_at.is_some() && list[1].revoked_at.is_none());
+    assert!(h.wf.list_tokens(&dovid_session).unwrap().is_empty());
+}
+
+#[test]
+fn last_used_is_written_at_most_once_a_minute() {
+    let h = Harness::new();
+    h.account("moshe", false);
+    let (info, token) =
+        h.wf.create_token(&handle("moshe"), "t", Scopes::READ, None)
+            .unwrap();
+    let session = h.session(&handle("moshe"));
+    let used = |h: &Harness| h.wf.list_tokens(&session).unwrap()[0].last_used_at;
+    assert_eq!(used(&h), None);
+    h.wf.authenticate_token(&token).unwrap();
+    let first = used(&h).unwrap();
+    h.clock.advance_millis(30_000);
+    h.wf.authenticate_token(&token).unwrap();
+    assert_eq!(used(&h), Some(first));
+    h.clock.advance_millis(31_000);
+    h.wf.authenticate_token(&token).unwrap();
+    assert_eq!(used(&h), Some(first.plus_millis(61_000)));
+    assert_eq!(info.last_used_at, None);
+}
+
+#[test]
+fn sessions_sign_in_and_out() {
+    let h = Harness::new();
+    h.wf.add_account(NewAccount {
+        handle: handle("sara"),
+        name: "Sara".into(),
+        steward: false,
+        trusted: true,
+        password: Some("correct horse".into()),
+    })
+    .unwrap();
+    let wrong = h.wf.login("sara", "wrong horse").unwrap_err();
+    let unknown = h.wf.login("nobody", "correct horse").unwrap_err();
+    assert_eq!(wrong.to_string(), unknown.to_string(), "no account probing");
+    assert!(matches!(wrong, Error::Unauthorized(_)));
+
+    let secret = h.wf.login("SARA", "correct horse").unwrap();
+    let p = h.wf.authenticate_session(&secret).unwrap();
+    assert_eq!(p.handle.as_str(), "sara");
+    assert!(p.trusted && p.can_write() && p.is_session());
+    // The secret is kept only as its hash.
+    for (key, value) in h.wf.kv().scan_raw(kv::SESSIONS).unwrap() {
+        assert!(!String::from_utf8_lossy(&key).contains(&secret));
+        assert!(!String::from_utf8_lossy(&value).contains(&secret));
+    }
+    h.wf.logout(&secret).unwrap();
+    assert!(matches!(
+        h.wf.authenticate_session(&secret),
+        Err(Error::Unauthorized(_))
+    ));
+
+    let secret = h.wf.login("sara", "correct horse").unwrap();
+    h.clock.advance_days(31);
+    assert!(matches!(
+        h.wf.authenticate_session(&secret),
+        Err(Error::Unauthorized(_))
+    ));
+    assert!(h.wf.authenticate_session("garbage").is_err());
+}
+
+#[test]
+fn timestamps_in_records_are_rfc3339() {
+    let h = Harness::new();
+    let a = h.account("moshe", false);
+    let json = serde_json::to_value(&a).unwrap();
+    assert_eq!(json["createdAt"], "2026-11-21T12:00:00.000Z");
+    assert_eq!(a.created_at, Timestamp::from_unix_millis(1_795_262_400_000));
+}

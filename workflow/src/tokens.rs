@@ -1,0 +1,286 @@
+//! Personal API tokens: `catp_` + 43 base64url characters, kept only as their sha256.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use subtle::ConstantTimeEq;
+
+use crate::accounts::AccountId;
+use crate::clock::Timestamp;
+use crate::error::{Error, Result};
+use crate::handle::Handle;
+use crate::kv::{ACCOUNT_TOKENS, TOKEN_HASH, TOKEN_USED, TOKENS, decode_u64};
+use crate::principal::{Principal, Scopes, Via};
+use crate::secrets;
+use crate::service::Workflow;
+
+const COUNTER: &str = "token";
+pub const TOKEN_PREFIX: &str = "catp_";
+const DEFAULT_DAYS: u32 = 365;
+const MAX_DAYS: u32 = 3650;
+const MAX_NAME_CHARS: usize = 80;
+/// Recording every use would cost a write per request; a minute's precision is plenty.
+const LAST_USED_GRANULARITY_MS: i64 = 60_000;
+const BOT_PREFIX: &str = "bot:";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct TokenId(pub u64);
+
+impl TokenId {
+    fn key(self) -> [u8; 8] {
+        self.0.to_be_bytes()
+    }
+}
+
+impl fmt::Display for TokenId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// A token as its owner sees it in a list (never its value).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenInfo {
+    pub id: TokenId,
+    pub name: String,
+    /// The first 8 characters after `catp_`, to recognise it by.
+    pub prefix: String,
+    pub scopes: Scopes,
+    pub created_at: Timestamp,
+    pub last_used_at: Option<Timestamp>,
+    pub expires_at: Timestamp,
+    pub revoked_at: Option<Timestamp>,
+}
+
+impl TokenInfo {
+    pub fn is_bot(&self) -> bool {
+        self.name.starts_with(BOT_PREFIX)
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct TokenRecord {
+    #[serde(flatten)]
+    info: TokenInfo,
+    account: AccountId,
+    /// Hex sha256 of the whole token, compared in constant time after the index lookup.
+    sha256: String,
+}
+
+/// What the token routes and the command line ask for.
+#[derive(Debug, Clone)]
+pub struct NewToken {
+    pub name: String,
+    pub scopes: Scopes,
+    pub expires_in_days: Option<u32>,
+}
+
+impl Workflow {
+    /// Makes a token for the account with this handle (the operator's command line). The token's
+    /// value is returned this once and is not kept.
+    pub fn create_token(
+        &self,
+        handle: &Handle,
+        name: &str,
+        scopes: Scopes,
+        expires_in_days: Option<u32>,
+    ) -> Result<(TokenInfo, String)> {
+        let account = self.require_account(handle)?;
+        self.issue_token(
+            account.id,
+            NewToken {
+                name: name.to_string(),
+                scopes,
+                expires_in_days,
+            },
+        )
+    }
+
+    /// Makes a token for the signed-in person; only from the site's session, never with a token.
+    pub fn create_token_for(
+        &self,
+        principal: &Principal,
+        new: NewToken,
+    ) -> Result<(TokenInfo, String)> {
+        require_session(principal)?;
+        self.issue_token(principal.account, new)
+    }
+
+    fn issue_token(&self, account: AccountId, new: NewToken) -> Result<(TokenInfo, String)> {
+        let name = new.name.trim();
+        let chars = name.chars().count();
+        if chars == 0 || chars > MAX_NAME_CHARS {
+            return Err(Error::BadRequest(format!(
+                "token name {:?}: give 1-{MAX_NAME_CHARS} characters",
+                new.name
+            )));
+        }
+        let days = new.expires_in_days.unwrap_or(DEFAULT_DAYS);
+        if !(1..=MAX_DAYS).contains(&days) {
+            return Err(Error::BadRequest(format!(
+                "expiresInDays {days}: give 1-{MAX_DAYS}"
+            )));
+        }
+        let token = format!("{TOKEN_PREFIX}{}", secrets::random_secret()?);
+        let hash = secrets::sha256(&token);
+        let now = self.now();
+
+        let _guard = self.registry_lock();
+        let mut batch = self.kv().batch();
+        let id = TokenId(self.bump_counter(&mut batch, COUNTER)?);
+        let info = TokenInfo {
+            id,
+            name: name.to_string(),
+            prefix: token[TOKEN_PREFIX.len()..TOKEN_PREFIX.len() + 8].to_string(),
+            scopes: new.scopes,
+            created_at: now,
+            last_used_at: None,
+            expires_at: now.plus_days(i64::from(days)),
+            revoked_at: None,
+        };
+        let record = TokenRecord {
+            info: info.clone(),
+            account,
+            sha256: hex::encode(hash),
+        };
+        batch.put(TOKENS, &id.key(), &record)?;
+        batch.put_raw(TOKEN_HASH, &hash, &id.key())?;
+        batch.put_raw(ACCOUNT_TOKENS, &account_token_key(account, id), &[])?;
+        self.kv().write(batch)?;
+        tracing::info!(token = id.0, account = account.0, "token created");
+        Ok((info, token))
+    }
+
+    /// Who a bearer token belongs to. Anything but a live token is `Unauthorized`.
+    pub fn authenticate_token(&self, token: &str) -> Result<Principal> {
+        let secret = token
+            .strip_prefix(TOKEN_PREFIX)
+            .filter(|s| secrets::is_secret_shape(s))
+            .ok_or_else(|| {
+                Error::Unauthorized("malformed token: expected catp_ and 43 characters".into())
+            })?;
+        let hash = secrets::sha256(token);
+        let unknown = || Error::Unauthorized(format!("unknown token catp_{}…", &secret[..8]));
+        let id = match self.kv().get_raw(TOKEN_HASH, &hash)? {
+            Some(bytes) => TokenId(decode_u64(TOKEN_HASH, &bytes)?),
+            None => return Err(unknown()),
+        };
+        let record: TokenRecord = self.kv().get(TOKENS, &id.key())?.ok_or_else(unknown)?;
+        let stored = hex::decode(&record.sha256).map_err(|e| Error::Corrupt {
+            cf: TOKENS,
+            reason: format!("token {id} hash: {e}"),
+        })?;
+        if !bool::from(stored.as_slice().ct_eq(&hash)) {
+            return Err(unknown());
+        }
+        let info = &record.info;
+        if let Some(at) = info.revoked_at {
+            return Err(Error::Unauthorized(format!(
+                "token catp_{}… was revoked at {at}",
+                info.prefix
+            )));
+        }
+        let now = self.now();
+        if now >= info.expires_at {
+            return Err(Error::Unauthorized(format!(
+                "token catp_{}… expired at {}",
+                info.prefix, info.expires_at
+            )));
+        }
+        let account = self
+            .account_record(record.account)?
+            .ok_or_else(|| {
+                Error::Unauthorized(format!("token catp_{}… has no account", info.prefix))
+            })?
+            .account;
+        self.touch_token(id, now)?;
+        Ok(Principal {
+            account: account.id,
+            handle: account.handle,
+            name: account.name,
+            steward: account.steward,
+            trusted: account.trusted,
+            scopes: info.scopes,
+            via: Via::Token {
+                name: info.name.clone(),
+                bot: info.is_bot(),
+            },
+        })
+    }
+
+    /// Notes a use, at most once a minute. Kept apart from the token record so that this write
+    /// can never undo a revocation made at the same moment.
+    fn touch_token(&self, id: TokenId, now: Timestamp) -> Result<()> {
+        let last: Option<Timestamp> = self.kv().get(TOKEN_USED, &id.key())?;
+        let due =
+            last.is_none_or(|t| now.unix_millis() - t.unix_millis() >= LAST_USED_GRANULARITY_MS);
+        if due {
+            self.kv().put(TOKEN_USED, &id.key(), &now)?;
+        }
+        Ok(())
+    }
+
+    /// The signed-in person's tokens, oldest first, revoked ones included (marked by `revokedAt`).
+    pub fn list_tokens(&self, principal: &Principal) -> Result<Vec<TokenInfo>> {
+        require_session(principal)?;
+        self.tokens_of(principal.account)
+    }
+
+    pub(crate) fn tokens_of(&self, account: AccountId) -> Result<Vec<TokenInfo>> {
+        let prefix = account.key();
+        let mut out = Vec::new();
+        for (key, _) in self.kv().scan_raw_prefix(ACCOUNT_TOKENS, &prefix)? {
+            let id = TokenId(decode_u64(ACCOUNT_TOKENS, &key[8..])?);
+            if let Some(info) = self.token_info(id)? {
+                out.push(info);
+            }
+        }
+        Ok(out)
+    }
+
+    fn token_info(&self, id: TokenId) -> Result<Option<TokenInfo>> {
+        let Some(record) = self.kv().get::<TokenRecord>(TOKENS, &id.key())? else {
+            return Ok(None);
+        };
+        let mut info = record.info;
+        info.last_used_at = self.kv().get(TOKEN_USED, &id.key())?;
+        Ok(Some(info))
+    }
+
+    /// Revokes one of the signed-in person's own tokens; it stops working at once. Someone
+    /// else's token is reported as not found, so ids cannot be probed.
+    pub fn revoke_token(&self, principal: &Principal, id: TokenId) -> Result<TokenInfo> {
+        require_session(principal)?;
+        let not_found = || Error::NotFound(format!("no token {id} among yours"));
+        let _guard = self.registry_lock();
+        let mut record: TokenRecord = self.kv().get(TOKENS, &id.key())?.ok_or_else(not_found)?;
+        if record.account != principal.account {
+            return Err(not_found());
+        }
+        if record.info.revoked_at.is_none() {
+            record.info.revoked_at = Some(self.now());
+            self.kv().put(TOKENS, &id.key(), &record)?;
+            tracing::info!(token = id.0, "token revoked");
+        }
+        self.token_info(id)?.ok_or_else(not_found)
+    }
+}
+
+fn require_session(principal: &Principal) -> Result<()> {
+    if principal.is_session() {
+        Ok(())
+    } else {
+        Err(Error::Forbidden(
+            "tokens are managed only from the site while signed in, not with a token".into(),
+        ))
+    }
+}
+
+fn account_token_key(account: AccountId, id: TokenId) -> [u8; 16] {
+    let mut key = [0u8; 16];
+    key[..8].copy_from_slice(&account.key());
+    key[8..].copy_from_slice(&id.key());
+    key
+}
