@@ -1,0 +1,87 @@
+//! The crate's one error type.
+
+use catalog_schemas::Id;
+
+use crate::commit::Expect;
+use crate::seq::{Rev, Seq};
+
+/// Everything that can go wrong in the log.
+///
+/// `Invalid` and `Stale` are the caller's doing (a bad commit, or a commit based on an outdated
+/// view of an item); `Locked` means another writer holds the store. The rest are internal:
+/// the caller cannot fix them by changing its request.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The commit itself is malformed (no changes, the same item twice, ...).
+    #[error("invalid commit: {0}")]
+    Invalid(String),
+
+    /// An item's head revision is not what the commit expected; nothing was written.
+    #[error("item {id} changed: expected {expected}, found {}", head_text(*.actual))]
+    Stale {
+        id: Id,
+        expected: Expect,
+        actual: Option<Rev>,
+    },
+
+    /// The database (or its log writer) is held by someone else.
+    #[error("{0}")]
+    Locked(String),
+
+    /// The hash chain does not hold at this commit.
+    #[error("hash chain broken at commit {seq}")]
+    Chain { seq: Seq },
+
+    /// Stored bytes that cannot be read back.
+    #[error("corrupt log record: {0}")]
+    Corrupt(String),
+
+    /// RocksDB failed.
+    #[error("storage: {0}")]
+    Storage(#[from] rocksdb::Error),
+
+    /// The writer thread is gone (it panicked, or the log is shutting down).
+    #[error("the log writer has stopped")]
+    Closed,
+}
+
+impl Error {
+    /// True for errors caused by the request rather than by the server.
+    pub fn is_user_error(&self) -> bool {
+        matches!(self, Error::Invalid(_) | Error::Stale { .. })
+    }
+}
+
+fn head_text(actual: Option<Rev>) -> String {
+    match actual {
+        Some(rev) => format!("rev {rev}"),
+        None => "no version".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stale_message_names_item_and_revisions() {
+        let id = Id::from_bytes(&[0, 0, 0, 0, 1]).expect("five bytes make an id");
+        let err = Error::Stale {
+            id,
+            expected: Expect::Rev(Rev(3)),
+            actual: Some(Rev(5)),
+        };
+        assert_eq!(
+            err.to_string(),
+            format!("item {id} changed: expected rev 3, found rev 5")
+        );
+        let err = Error::Stale {
+            id,
+            expected: Expect::Rev(Rev(3)),
+            actual: None,
+        };
+        assert!(err.to_string().ends_with("found no version"));
+        assert!(err.is_user_error());
+        assert!(!Error::Closed.is_user_error());
+    }
+}

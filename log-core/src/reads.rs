@@ -1,0 +1,165 @@
+//! Reading the log: commits by seq, revisions, an item's history and the item as of a commit.
+//!
+//! Reads go straight to RocksDB and never wait for the writer. A commit is visible to them as
+//! soon as its batch is written, which may be a moment before `head()` moves.
+
+use catalog_schemas::Id;
+use rocksdb::{Direction, IteratorMode};
+
+use crate::commit::{Commit, Revision};
+use crate::error::Error;
+use crate::log::Log;
+use crate::record;
+use crate::seq::{Rev, Seq};
+use crate::store::{CF_COMMITS, CF_ITEM_REVS, CF_REVISIONS, Store};
+
+impl Log {
+    /// The commit with this seq.
+    pub fn commit(&self, seq: Seq) -> Result<Option<Commit>, Error> {
+        let db = self.store().db();
+        match db.get_pinned_cf(self.store().log_cf(CF_COMMITS), seq.to_key())? {
+            Some(bytes) => record::decode_commit(seq, &bytes).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The commit's JSON exactly as stored, which is exactly what `/v1/commits` serves.
+    pub fn commit_json(&self, seq: Seq) -> Result<Option<Vec<u8>>, Error> {
+        let db = self.store().db();
+        match db.get_pinned_cf(self.store().log_cf(CF_COMMITS), seq.to_key())? {
+            Some(bytes) => record::commit_json(seq, &bytes).map(|json| Some(json.to_vec())),
+            None => Ok(None),
+        }
+    }
+
+    /// Up to `limit` commits after `since`, in order.
+    pub fn commits_after(&self, since: Seq, limit: usize) -> Result<Vec<Commit>, Error> {
+        self.iter_from(since).take(limit).collect()
+    }
+
+    /// Up to `limit` commits after `since` as their stored JSON, for serving without
+    /// re-serialising.
+    pub fn commits_json_after(
+        &self,
+        since: Seq,
+        limit: usize,
+    ) -> Result<Vec<(Seq, Vec<u8>)>, Error> {
+        self.raw_from(since)
+            .take(limit)
+            .map(|entry| {
+                let (seq, bytes) = entry?;
+                Ok((seq, record::commit_json(seq, &bytes)?.to_vec()))
+            })
+            .collect()
+    }
+
+    /// Every commit after `since`, in order, read lazily from one RocksDB iterator (which
+    /// sees the log as it was when the iterator was made).
+    pub fn iter_from(&self, since: Seq) -> impl Iterator<Item = Result<Commit, Error>> + '_ {
+        self.raw_from(since).map(|entry| {
+            let (seq, bytes) = entry?;
+            record::decode_commit(seq, &bytes)
+        })
+    }
+
+    /// Stored commit records after `since`, undecoded.
+    pub(crate) fn raw_from(
+        &self,
+        since: Seq,
+    ) -> impl Iterator<Item = Result<(Seq, Box<[u8]>), Error>> + '_ {
+        let start = since.next().to_key();
+        let store = self.store();
+        store
+            .db()
+            .iterator_cf(
+                store.log_cf(CF_COMMITS),
+                IteratorMode::From(&start, Direction::Forward),
+            )
+            .map(|entry| {
+                let (key, value) = entry?;
+                let seq = Seq::from_key(&key)
+                    .ok_or_else(|| Error::Corrupt(format!("commit key {key:?} is not 8 bytes")))?;
+                Ok((seq, value))
+            })
+    }
+
+    /// One stored version by its revision number.
+    pub fn revision(&self, rev: Rev) -> Result<Option<Revision>, Error> {
+        read_revision(self.store(), rev)
+    }
+
+    /// Every version of an item, oldest first.
+    pub fn versions(&self, id: Id) -> Result<Vec<Revision>, Error> {
+        let store = self.store();
+        let prefix = id.to_bytes();
+        let start = record::item_key(id, Seq(0));
+        let mut out = Vec::new();
+        let entries = store.db().iterator_cf(
+            store.log_cf(CF_ITEM_REVS),
+            IteratorMode::From(&start, Direction::Forward),
+        );
+        for entry in entries {
+            let (key, value) = entry?;
+            if !key.starts_with(&prefix) {
+                break;
+            }
+            let rev = record::decode_item_rev(id, &value)?;
+            out.push(expect_revision(store, id, rev)?);
+        }
+        Ok(out)
+    }
+
+    /// The item as it was right after commit `seq`: its latest version with seq ≤ `seq`.
+    pub fn item_at(&self, id: Id, seq: Seq) -> Result<Option<Revision>, Error> {
+        match rev_at(self.store(), id, seq)? {
+            Some(rev) => expect_revision(self.store(), id, rev).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The item's latest version.
+    pub fn item_head(&self, id: Id) -> Result<Option<Revision>, Error> {
+        self.item_at(id, Seq(u64::MAX))
+    }
+}
+
+/// The item's latest revision number, without reading the revision itself.
+pub(crate) fn head_rev(store: &Store, id: Id) -> Result<Option<Rev>, Error> {
+    rev_at(store, id, Seq(u64::MAX))
+}
+
+/// One backwards seek from `id ‖ seq` finds the item's newest version at or before `seq`.
+fn rev_at(store: &Store, id: Id, seq: Seq) -> Result<Option<Rev>, Error> {
+    let mut iter = store.db().raw_iterator_cf(store.log_cf(CF_ITEM_REVS));
+    iter.seek_for_prev(record::item_key(id, seq));
+    let found = match (iter.key(), iter.value()) {
+        (Some(key), Some(value)) if key.starts_with(&id.to_bytes()) => {
+            Some(record::decode_item_rev(id, value)?)
+        }
+        _ => None,
+    };
+    iter.status()?;
+    Ok(found)
+}
+
+fn read_revision(store: &Store, rev: Rev) -> Result<Option<Revision>, Error> {
+    let db = store.db();
+    match db.get_pinned_cf(store.log_cf(CF_REVISIONS), rev.to_key())? {
+        Some(bytes) => record::decode_revision(rev, &bytes).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// A revision the item index points at, which must exist and belong to the item.
+fn expect_revision(store: &Store, id: Id, rev: Rev) -> Result<Revision, Error> {
+    match read_revision(store, rev)? {
+        Some(revision) if revision.id == id => Ok(revision),
+        Some(revision) => Err(Error::Corrupt(format!(
+            "item index of {id} points at rev {rev}, which is a version of {}",
+            revision.id
+        ))),
+        None => Err(Error::Corrupt(format!(
+            "item index of {id} points at missing rev {rev}"
+        ))),
+    }
+}

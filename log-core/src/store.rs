@@ -1,0 +1,159 @@
+//! Opening the one RocksDB database every crate shares.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rocksdb::{ColumnFamilyDescriptor, DB, DBCompressionType, ErrorKind, Options};
+
+use crate::error::Error;
+
+/// Commit records by seq (8 bytes BE).
+pub const CF_COMMITS: &str = "log_commits";
+/// Revision records by rev (8 bytes BE).
+pub const CF_REVISIONS: &str = "log_revisions";
+/// `id (5 bytes) ‖ seq (8 bytes BE)` → rev: every version of every item, in order.
+pub const CF_ITEM_REVS: &str = "log_item_revs";
+/// Facts about the log itself (its format).
+pub const CF_META: &str = "log_meta";
+
+/// The column families log-core owns; nobody else writes them.
+pub const LOG_CFS: [&str; 4] = [CF_COMMITS, CF_REVISIONS, CF_ITEM_REVS, CF_META];
+
+/// The open database. Cheap to clone; the database closes when the last clone (and every
+/// [`crate::Log`] made from it) is dropped.
+#[derive(Clone)]
+pub struct Store {
+    db: Arc<DB>,
+    /// Held by the one [`crate::Log`] writer, so a second writer on the same store is refused.
+    writer: Arc<AtomicBool>,
+}
+
+impl Store {
+    /// Opens (creating if needed) the database in `dir` with log-core's column families, the
+    /// caller's `extra_cfs`, and whatever families the database already has.
+    pub fn open(dir: &Path, extra_cfs: &[&str]) -> Result<Store, Error> {
+        let mut opts = Options::default();
+        opts.create_if_missing(true);
+        opts.create_missing_column_families(true);
+        // Built without compression libraries; say so rather than rely on RocksDB's fallback.
+        opts.set_compression_type(DBCompressionType::None);
+
+        // RocksDB refuses to open a database without naming every family it holds, so a
+        // store written by a newer build (or another tool) must still open here.
+        let existing = if dir.join("CURRENT").exists() {
+            DB::list_cf(&opts, dir).map_err(|err| classify(dir, err))?
+        } else {
+            Vec::new()
+        };
+        let mut names: Vec<String> = vec![rocksdb::DEFAULT_COLUMN_FAMILY_NAME.to_owned()];
+        let wanted = LOG_CFS
+            .iter()
+            .chain(extra_cfs)
+            .map(|name| (*name).to_owned());
+        for name in existing.into_iter().chain(wanted) {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        let descriptors = names.iter().map(|name| {
+            let mut cf_opts = Options::default();
+            cf_opts.set_compression_type(DBCompressionType::None);
+            ColumnFamilyDescriptor::new(name, cf_opts)
+        });
+        let db =
+            DB::open_cf_descriptors(&opts, dir, descriptors).map_err(|err| classify(dir, err))?;
+        tracing::debug!(dir = %dir.display(), families = names.len(), "store opened");
+        Ok(Store {
+            db: Arc::new(db),
+            writer: Arc::new(AtomicBool::new(false)),
+        })
+    }
+
+    /// The database, for crates that keep their own column families in it.
+    pub fn db(&self) -> &Arc<DB> {
+        &self.db
+    }
+
+    /// One of log-core's own column families, which [`Store::open`] always opens.
+    pub(crate) fn log_cf(&self, name: &str) -> &rocksdb::ColumnFamily {
+        self.db
+            .cf_handle(name)
+            .expect("Store::open opens every log column family")
+    }
+
+    /// Claims the right to write the log; `false` when a writer already runs.
+    pub(crate) fn claim_writer(&self) -> bool {
+        !self.writer.swap(true, Ordering::AcqRel)
+    }
+
+    pub(crate) fn release_writer(&self) {
+        self.writer.store(false, Ordering::Release);
+    }
+}
+
+/// Turns RocksDB's lock failure into [`Error::Locked`]; it reports it as an I/O error whose
+/// text mentions the LOCK file (`While lock file: …/LOCK: Resource temporarily unavailable`,
+/// or `lock hold by current process` within one process).
+fn classify(dir: &Path, err: rocksdb::Error) -> Error {
+    let text = err.as_ref().to_ascii_lowercase();
+    if err.kind() == ErrorKind::IOError && text.contains("lock") {
+        Error::Locked(format!(
+            "store {} is in use by another process (is a server running?)",
+            dir.display()
+        ))
+    } else {
+        Error::Storage(err)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn opens_with_extra_and_existing_families() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let store = Store::open(dir.path(), &["rm_items", "wf_accounts"]).unwrap();
+            let cf = store.db().cf_handle("rm_items").unwrap();
+            store.db().put_cf(cf, b"k", b"v").unwrap();
+        }
+        // Reopening without naming the extra families must still work, and keep their data.
+        let store = Store::open(dir.path(), &[]).unwrap();
+        let cf = store.db().cf_handle("rm_items").unwrap();
+        assert_eq!(
+            store.db().get_cf(cf, b"k").unwrap().as_deref(),
+            Some(&b"v"[..])
+        );
+        for name in LOG_CFS {
+            assert!(store.db().cf_handle(name).is_some(), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_second_open_is_locked() {
+        let dir = tempfile::tempdir().unwrap();
+        let _held = Store::open(dir.path(), &[]).unwrap();
+        match Store::open(dir.path(), &[]) {
+            Err(Error::Locked(message)) => {
+                assert!(
+                    message.contains(&dir.path().display().to_string()),
+                    "{message}"
+                )
+            }
+            Err(other) => panic!("expected Locked, got {other}"),
+            Ok(_) => panic!("expected Locked, got an open store"),
+        }
+    }
+
+    #[test]
+    fn one_writer_claim_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), &[]).unwrap();
+        assert!(store.claim_writer());
+        assert!(!store.clone().claim_writer());
+        store.release_writer();
+        assert!(store.claim_writer());
+    }
+}

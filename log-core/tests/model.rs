@@ -1,0 +1,106 @@
+//! Property test: any sequence of appends (with a restart somewhere) leaves a chain that
+//! verifies, and the item as of every seq matches a simple in-memory model.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use catalog_log_core::{Error, Expect, Log, Rev, Seq, Store};
+use common::{change, commit, id};
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+/// How a generated change states its expectation.
+#[derive(Debug, Clone, Copy)]
+enum Guess {
+    Any,
+    Right,
+    Wrong,
+}
+
+#[derive(Debug, Clone)]
+struct Step {
+    /// (item number, new value or delete, expectation)
+    changes: Vec<(u32, Option<i64>, Guess)>,
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    let guess =
+        prop_oneof![3 => Just(Guess::Any), 3 => Just(Guess::Right), 1 => Just(Guess::Wrong)];
+    proptest::collection::btree_map(
+        0u32..6,
+        (proptest::option::weighted(0.8, any::<i64>()), guess),
+        1..4,
+    )
+    .prop_map(|map| Step {
+        changes: map.into_iter().map(|(item, (v, g))| (item, v, g)).collect(),
+    })
+}
+
+/// Every version the model expects: item → [(seq, rev, data)], oldest first.
+type Model = BTreeMap<u32, Vec<(Seq, Rev, Option<Value>)>>;
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn appends_match_the_model(steps in proptest::collection::vec(step(), 1..12), restart in 0usize..12) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path(), &[]).unwrap();
+        let mut log = Log::open(&store).unwrap();
+        let mut model = Model::new();
+        let (mut seq, mut next_rev) = (Seq(0), 1u64);
+
+        for (n, step) in steps.iter().enumerate() {
+            if n == restart {
+                drop(log);
+                drop(store);
+                store = Store::open(dir.path(), &[]).unwrap();
+                log = Log::open(&store).unwrap();
+            }
+            let head = |item: u32| model.get(&item).and_then(|v| v.last()).map(|v| v.1);
+            let changes = step.changes.iter().map(|&(item, value, guess)| {
+                let expect = match (guess, head(item)) {
+                    (Guess::Any, _) => Expect::Any,
+                    (Guess::Right, None) => Expect::Absent,
+                    (Guess::Right, Some(rev)) => Expect::Rev(rev),
+                    (Guess::Wrong, None) => Expect::Rev(Rev(9999)),
+                    (Guess::Wrong, Some(_)) => Expect::Absent,
+                };
+                change(id(item), value.map(|v| json!({"v": v})), expect)
+            }).collect();
+            let result = log.append(commit(&format!("step {n}"), changes));
+            let wrong = step.changes.iter().any(|c| matches!(c.2, Guess::Wrong));
+            if wrong {
+                prop_assert!(matches!(result, Err(Error::Stale { .. })), "{:?}", result);
+                continue;
+            }
+            let stored = result.unwrap();
+            seq = seq.next();
+            prop_assert_eq!(stored.seq, seq);
+            for &(item, value, _) in &step.changes {
+                model.entry(item).or_default().push((seq, Rev(next_rev), value.map(|v| json!({"v": v}))));
+                next_rev += 1;
+            }
+        }
+
+        prop_assert_eq!(log.head(), seq);
+        prop_assert_eq!(log.verify_chain().unwrap(), seq);
+        for item in 0u32..6 {
+            let versions = model.get(&item).cloned().unwrap_or_default();
+            let stored = log.versions(id(item)).unwrap();
+            prop_assert_eq!(stored.len(), versions.len());
+            for at in 0..=seq.0 + 1 {
+                let expected = versions.iter().rev().find(|v| v.0 .0 <= at);
+                let actual = log.item_at(id(item), Seq(at)).unwrap();
+                prop_assert_eq!(
+                    actual.map(|r| (r.seq, r.rev, r.data)),
+                    expected.cloned(),
+                    "item {} at {}", item, at
+                );
+            }
+            let head = log.item_head(id(item)).unwrap().map(|r| r.rev);
+            prop_assert_eq!(head, versions.last().map(|v| v.1));
+        }
+    }
+}
