@@ -1,0 +1,82 @@
+//! catalog-projector: the key-value read models, folded from the commit log.
+//!
+//! It owns every `rm_*` column family of the store and is the only code that writes them: one
+//! worker thread (`Projector`) folds each commit into every projection in one `WriteBatch` together
+//! with each projection's checkpoint. `ReadModels` is the read-only side the API queries; a live
+//! item is one point lookup returning ready answer bytes and their ETag.
+//!
+//! It must not write the log or any `wf_*` column family, must not know HTTP, and must stay a pure
+//! function of the log: folding live, after a restart, or in `replay`'s rebuild gives the same bytes.
+//!
+//! Layout:
+//! - `error` — the crate's `Error`.
+//! - `keys` — byte encodings of ids, counters and position steps used in keys.
+//! - `record` — the stored item record, `StoredItem`, `Lookup`, answer bytes and ETags.
+//! - `fold` — the `FoldCtx` a projection writes through, `Folder` (shared with `replay`), `reset`.
+//! - `worker` — `Projector`: the live worker, `wait_applied`, status.
+//! - `read` — `ReadModels`, `Page` and the shared scan helpers.
+//! - `projections` — one module per projection (`items`, `paths`, `lists`, `links` for backlinks
+//!   and refcounts, `children`, `events`, `counts`, `sitemap`, `outline`), each with its read side.
+
+mod error;
+pub mod fold;
+mod keys;
+mod projections;
+mod read;
+mod record;
+mod worker;
+
+#[cfg(test)]
+mod testutil;
+
+pub use error::{Error, Result};
+pub use fold::Folder;
+pub use keys::Step;
+pub use projections::events::{EventQuery, Missing};
+pub use projections::links::{Backlink, LinkedCount};
+pub use projections::outline::OutlinePart;
+pub use projections::paths::Resolved;
+pub use projections::sitemap::{SITEMAP_TYPES, SitemapEntry, SitemapIndexEntry, SitemapPage};
+pub use read::{Page, ReadModels};
+pub use record::{Lookup, StoredItem};
+pub use worker::{Projector, ProjectorStatus, WorkerState};
+
+/// The projections' names, as `rebuild --projection` takes them.
+pub const PROJECTIONS: &[&str] = &[
+    "items",
+    "paths",
+    "lists",
+    "backlinks",
+    "children",
+    "refcounts",
+    "events",
+    "counts",
+    "sitemap",
+    "outline",
+];
+
+/// Every column family the projector owns (`rm_meta` first); pass them to `Store::open`.
+pub fn column_families() -> Vec<&'static str> {
+    let mut out = vec![fold::META_CF];
+    for p in projections::all() {
+        out.extend_from_slice(p.column_families());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_match_the_projections_and_families_are_distinct() {
+        let names: Vec<_> = projections::all().iter().map(|p| p.name()).collect();
+        assert_eq!(names, PROJECTIONS);
+        let mut cfs = column_families();
+        let n = cfs.len();
+        cfs.sort();
+        cfs.dedup();
+        assert_eq!(cfs.len(), n);
+        assert!(cfs.iter().all(|cf| cf.starts_with("rm_")));
+    }
+}

@@ -1,0 +1,47 @@
+//! The key-value projections. Each is a unit struct that owns its column families and folds one
+//! commit at a time through a `FoldCtx`; its read side is an `impl ReadModels` block beside it.
+
+use crate::error::Result;
+use crate::fold::FoldCtx;
+
+pub(crate) mod children;
+pub(crate) mod counts;
+pub(crate) mod events;
+pub(crate) mod items;
+pub(crate) mod links;
+pub(crate) mod lists;
+pub(crate) mod outline;
+pub(crate) mod paths;
+pub(crate) mod sitemap;
+
+/// A read model that folds commits. Implementations must be deterministic functions of the commit
+/// and the priors, so live folding and `rebuild` give the same bytes.
+pub(crate) trait Projection: Send + Sync {
+    /// The name used for its checkpoint and by `rebuild --projection`.
+    fn name(&self) -> &'static str;
+    /// The column families it alone writes.
+    fn column_families(&self) -> &'static [&'static str];
+    /// Adds this commit's changes to the batch.
+    fn apply(&self, ctx: &mut FoldCtx<'_>) -> Result<()>;
+}
+
+static ALL: &[&dyn Projection] = &[
+    &items::Items,
+    &paths::Paths,
+    &lists::Lists,
+    &links::Backlinks,
+    &children::Children,
+    &links::Refcounts,
+    &events::Events,
+    &counts::Counts,
+    &sitemap::Sitemap,
+    &outline::Outline,
+];
+
+pub(crate) fn all() -> &'static [&'static dyn Projection] {
+    ALL
+}
+
+pub(crate) fn by_name(name: &str) -> Option<&'static dyn Projection> {
+    ALL.iter().copied().find(|p| p.name() == name)
+}

@@ -1,0 +1,101 @@
+//! `ReadModels`: the read-only handle every query goes through, and the prefix-scan and paging
+//! helpers the projections' read sides share.
+
+use catalog_log_core::Store;
+use rocksdb::{DB, Direction, IteratorMode};
+
+use crate::error::Result;
+use crate::fold;
+use crate::record::StoredItem;
+
+/// Read access to the read models. Cheap to clone; every method is a blocking RocksDB read, so async
+/// callers run scans on a blocking thread.
+#[derive(Clone)]
+pub struct ReadModels {
+    store: Store,
+}
+
+/// A key (without its prefix) and its value.
+pub(crate) type Row = (Vec<u8>, Vec<u8>);
+
+/// One page of a list in its stored order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Page {
+    pub items: Vec<StoredItem>,
+    /// The raw position after which the next page starts; `None` on the last page. Only valid for the
+    /// same list; the caller wraps it in an opaque cursor.
+    pub next: Option<Vec<u8>>,
+}
+
+impl ReadModels {
+    pub fn new(store: &Store) -> ReadModels {
+        ReadModels {
+            store: store.clone(),
+        }
+    }
+
+    pub(crate) fn db(&self) -> &DB {
+        self.store.db()
+    }
+
+    /// Calls `f(key without prefix, value)` for each key under `prefix` (after `after`, exclusive)
+    /// until `f` answers false.
+    pub(crate) fn scan(
+        &self,
+        cf_name: &str,
+        prefix: &[u8],
+        after: Option<&[u8]>,
+        mut f: impl FnMut(&[u8], &[u8]) -> Result<bool>,
+    ) -> Result<()> {
+        let db = self.db();
+        let handle = fold::cf(db, cf_name)?;
+        let mut start = prefix.to_vec();
+        if let Some(after) = after {
+            start.extend_from_slice(after);
+        }
+        for entry in db.iterator_cf(handle, IteratorMode::From(&start, Direction::Forward)) {
+            let (key, value) = entry?;
+            if !key.starts_with(prefix) {
+                break;
+            }
+            if after.is_some() && *key == *start {
+                continue;
+            }
+            if !f(&key[prefix.len()..], &value)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Up to `limit` entries under `prefix` after `after` that `keep` accepts, with the position of
+    /// the last one when more may follow.
+    pub(crate) fn page_keys(
+        &self,
+        cf_name: &str,
+        prefix: &[u8],
+        after: Option<&[u8]>,
+        limit: usize,
+        mut keep: impl FnMut(&[u8], &[u8]) -> Result<bool>,
+    ) -> Result<(Vec<Row>, Option<Vec<u8>>)> {
+        let mut rows: Vec<Row> = Vec::new();
+        let mut more = false;
+        self.scan(cf_name, prefix, after, |key, value| {
+            if !keep(key, value)? {
+                return Ok(true);
+            }
+            if rows.len() == limit {
+                more = true;
+                return Ok(false);
+            }
+            rows.push((key.to_vec(), value.to_vec()));
+            Ok(true)
+        })?;
+        let next = if more {
+            rows.last().map(|(k, _)| k.clone())
+        } else {
+            None
+        };
+        Ok((rows, next))
+    }
+}

@@ -1,0 +1,252 @@
+//! `Projector`: the one thread that writes the read models, following the log.
+//!
+//! `start` folds everything the read models lack before it returns, so a server that starts serving
+//! after it never answers from stale models. Then the worker waits on the log and folds each new
+//! commit, signalling `wait_applied` callers after every batch.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use catalog_log_core::{Log, Seq, Store};
+
+use crate::error::{Error, Result};
+use crate::fold::Folder;
+
+/// What the worker is doing, for `/v1/stats`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WorkerState {
+    /// Folding commits the read models lack.
+    Busy,
+    /// Caught up with the log.
+    Idle,
+    /// The last fold failed; the worker retries after a pause. The message is for operators.
+    Failing(String),
+    /// Shut down.
+    Stopped,
+}
+
+/// The worker's progress.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProjectorStatus {
+    /// Every projection has applied every commit up to this seq.
+    pub applied: Seq,
+    pub state: WorkerState,
+}
+
+struct Shared {
+    status: Mutex<ProjectorStatus>,
+    changed: Condvar,
+    stop: AtomicBool,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, ProjectorStatus> {
+        // A panic while holding this lock cannot leave the status half-written (it is replaced
+        // whole), so a poisoned lock is still good to read.
+        self.status.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn set(&self, applied: Seq, state: WorkerState) {
+        *self.lock() = ProjectorStatus { applied, state };
+        self.changed.notify_all();
+    }
+}
+
+/// Stops and joins the worker when the last `Projector` clone is dropped, so a store is never left
+/// with a writer nobody can reach.
+struct Handle {
+    shared: Arc<Shared>,
+    thread: Mutex<Option<JoinHandle<()>>>,
+}
+
+impl Drop for Handle {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        if let Some(thread) = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// The live projector. Cheap to clone; the worker stops when the last clone is dropped.
+#[derive(Clone)]
+pub struct Projector {
+    shared: Arc<Shared>,
+    _handle: Arc<Handle>,
+}
+
+/// How long the worker sleeps on the log before checking whether it should stop.
+const POLL: Duration = Duration::from_millis(100);
+/// The pause after a failed fold before trying again.
+const RETRY: Duration = Duration::from_secs(1);
+
+impl Projector {
+    /// Catches the read models up with the log, then starts the worker that follows it.
+    pub fn start(store: &Store, log: &Log) -> Result<Projector> {
+        let mut folder = Folder::open(store, log)?;
+        let head = log.head();
+        let from = folder.applied();
+        if from < head {
+            tracing::info!(from = from.0, head = head.0, "projector catching up");
+        }
+        folder.catch_up(head, |_| {})?;
+        let shared = Arc::new(Shared {
+            status: Mutex::new(ProjectorStatus {
+                applied: folder.applied(),
+                state: WorkerState::Idle,
+            }),
+            changed: Condvar::new(),
+            stop: AtomicBool::new(false),
+        });
+        let worker_shared = shared.clone();
+        let log = log.clone();
+        let thread = std::thread::Builder::new()
+            .name("projector".into())
+            .spawn(move || run(folder, log, worker_shared))
+            .map_err(|e| Error::Corrupt(format!("cannot start the projector thread: {e}")))?;
+        let handle = Arc::new(Handle {
+            shared: shared.clone(),
+            thread: Mutex::new(Some(thread)),
+        });
+        Ok(Projector {
+            shared,
+            _handle: handle,
+        })
+    }
+
+    /// Blocks until every projection has applied `seq`, or `timeout` passes.
+    pub fn wait_applied(&self, seq: Seq, timeout: Duration) -> Result<()> {
+        let deadline = Instant::now() + timeout;
+        let mut status = self.shared.lock();
+        loop {
+            if status.applied >= seq {
+                return Ok(());
+            }
+            if status.state == WorkerState::Stopped {
+                return Err(Error::Stopped {
+                    applied: status.applied,
+                });
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(Error::Timeout {
+                    wanted: seq,
+                    applied: status.applied,
+                });
+            }
+            status = self
+                .shared
+                .changed
+                .wait_timeout(status, deadline - now)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+
+    pub fn status(&self) -> ProjectorStatus {
+        self.shared.lock().clone()
+    }
+}
+
+fn run(mut folder: Folder, log: Log, shared: Arc<Shared>) {
+    while !shared.stop.load(Ordering::SeqCst) {
+        let applied = folder.applied();
+        let head = log.wait_for(applied, POLL);
+        if head <= applied {
+            continue;
+        }
+        shared.set(applied, WorkerState::Busy);
+        let result = folder.catch_up(head, |seq| {
+            // Report each commit, so a merge waiting on its own seq wakes as soon as it is in.
+            let mut status = shared.lock();
+            status.applied = seq;
+            shared.changed.notify_all();
+        });
+        match result {
+            Ok(seq) => shared.set(seq, WorkerState::Idle),
+            Err(e) => {
+                tracing::error!(error = %e, applied = folder.applied().0, "projector fold failed");
+                shared.set(folder.applied(), WorkerState::Failing(e.to_string()));
+                std::thread::sleep(RETRY);
+            }
+        }
+    }
+    shared.set(folder.applied(), WorkerState::Stopped);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ReadModels;
+    use catalog_log_core::{Expect, NewChange, NewCommit};
+    use catalog_schemas::{Id, ItemType};
+    use serde_json::json;
+
+    fn append(log: &Log, ty: ItemType, data: serde_json::Value) -> Seq {
+        let change = NewChange {
+            id: Id::random(),
+            ty,
+            path: None,
+            data: Some(data),
+            merged_into: None,
+            expect: Expect::Any,
+        };
+        let commit = NewCommit {
+            message: "m".into(),
+            merged_by: "t".into(),
+            author: "t".into(),
+            suggestion: None,
+            changes: vec![change],
+        };
+        log.append(commit).unwrap().seq
+    }
+
+    #[test]
+    fn restart_resumes_from_checkpoints_without_counting_twice() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), &crate::column_families()).unwrap();
+        let log = Log::open(&store).unwrap();
+        let rm = ReadModels::new(&store);
+        let work = Id::random();
+        append(&log, ItemType::Work, json!({}));
+        append(&log, ItemType::Unit, json!({"work": work.to_string()}));
+
+        // Start catches up before returning.
+        let projector = Projector::start(&store, &log).unwrap();
+        assert_eq!(
+            projector.status(),
+            ProjectorStatus {
+                applied: Seq(2),
+                state: WorkerState::Idle
+            }
+        );
+        assert_eq!(rm.counts().unwrap().get(&ItemType::Unit), Some(&1));
+
+        // Live: appends are applied and waited for.
+        let seq = append(&log, ItemType::Unit, json!({"work": work.to_string()}));
+        projector
+            .wait_applied(seq, Duration::from_secs(10))
+            .unwrap();
+        assert_eq!(rm.counts().unwrap().get(&ItemType::Unit), Some(&2));
+        assert!(matches!(
+            projector.wait_applied(Seq(seq.0 + 5), Duration::from_millis(50)),
+            Err(Error::Timeout { applied, .. }) if applied == seq
+        ));
+        drop(projector);
+
+        // Commits appended while stopped are folded once on the next start; nothing is re-applied.
+        append(&log, ItemType::Unit, json!({"work": work.to_string()}));
+        let projector = Projector::start(&store, &log).unwrap();
+        assert_eq!(projector.status().applied, Seq(4));
+        assert_eq!(rm.counts().unwrap().get(&ItemType::Unit), Some(&3));
+        assert_eq!(rm.linked(work, "work", None, None, 10).unwrap().1, 3);
+        assert!(rm.checkpoints().unwrap().iter().all(|(_, s)| *s == Seq(4)));
+        drop(projector);
+        let again = Projector::start(&store, &log).unwrap();
+        assert_eq!(rm.counts().unwrap().get(&ItemType::Work), Some(&1));
+        assert_eq!(rm.linked(work, "work", None, None, 10).unwrap().1, 3);
+        drop(again);
+    }
+}

@@ -1,0 +1,25 @@
+//! catalog-replay: rebuilds the read models from the log, checks them against it, and (in a later
+//! issue) follows another server's commits as a mirror.
+//!
+//! It drives the projector's own fold code (`catalog_projector::Folder`), so a rebuild gives exactly
+//! what live folding gives. It must only run on a store no server holds (`Store::open` refuses
+//! otherwise), must never write the log, and writes read models only through the projector.
+//!
+//! Layout:
+//! - `rebuild` — empty the read models (all or one projection) and fold the whole log again.
+//! - `verify` — check the hash chain, then compare the live read models with a fresh fold.
+//! - `progress` — a progress bar on a terminal, log lines otherwise.
+//! - `error` — the crate's `Error`.
+
+mod error;
+mod progress;
+mod rebuild;
+mod verify;
+
+#[cfg(test)]
+mod tests;
+
+pub use error::{Error, Result};
+pub use progress::Progress;
+pub use rebuild::{RebuildReport, rebuild};
+pub use verify::{Difference, VerifyReport, verify};
