@@ -1,0 +1,20 @@
+//! catalog-snapshots: consistent copies of the store, taken at one commit.
+//!
+//! It owns read-model checkpoints: a point-in-time copy of the whole database (the log, the read
+//! models with their per-projection checkpoints, and workflow state), made with RocksDB's
+//! checkpoint mechanism, which hard-links immutable table files so a copy of a large store costs
+//! little. A server started on such a copy resumes folding from the copied checkpoints instead of
+//! replaying the log from the beginning; that is how a backup or a new replica skips work already
+//! done. Signed editions and dumps (a later issue) will live here too, beside this.
+//!
+//! It must not write into the live store: it only reads it and writes the copy's directory.
+//!
+//! Layout:
+//! - `checkpoint` — [`create_checkpoint`] and what it reports ([`CheckpointInfo`]).
+//! - `error` — the crate's [`Error`].
+
+mod checkpoint;
+mod error;
+
+pub use checkpoint::{CheckpointInfo, create_checkpoint};
+pub use error::Error;
