@@ -13,11 +13,11 @@ pub struct CheckpointInfo {
     pub projections: Vec<(&'static str, Seq)>,
 }
 
-/// Copies the store in `log` into `dest` (which must not exist) as of one instant.
+/// Copies `store` into `dest` (which must not exist) as of one instant.
 ///
 /// RocksDB flushes memtables and hard-links table files, so every column family in the copy is
 /// from the same moment: the log, the read models and their checkpoints agree with each other.
-pub fn create_checkpoint(store: &Store, log: &Log, dest: &Path) -> Result<CheckpointInfo, Error> {
+pub fn create_checkpoint(store: &Store, dest: &Path) -> Result<CheckpointInfo, Error> {
     if dest.exists() {
         return Err(Error::DestinationExists(dest.to_path_buf()));
     }
@@ -81,7 +81,7 @@ mod tests {
                 .wait_applied(last.seq, Duration::from_secs(10))
                 .unwrap();
 
-            let info = create_checkpoint(&store, &log, &dest).unwrap();
+            let info = create_checkpoint(&store, &dest).unwrap();
             assert_eq!(info.head, last.seq);
             assert!(
                 info.projections.iter().all(|(_, seq)| *seq == last.seq),
@@ -112,8 +112,7 @@ mod tests {
             &catalog_projector::column_families(),
         )
         .unwrap();
-        let log = Log::open(&store).unwrap();
-        let err = create_checkpoint(&store, &log, dir.path()).unwrap_err();
+        let err = create_checkpoint(&store, dir.path()).unwrap_err();
         assert!(matches!(err, Error::DestinationExists(_)));
     }
 }
