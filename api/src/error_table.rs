@@ -1,0 +1,158 @@
+//! The rows of the error table for the lower crates' errors (the rows for the API's own errors
+//! are in `error.rs`). Each lower error is placed by what caused it: the request or the service.
+
+use axum::http::StatusCode;
+use serde_json::json;
+
+use crate::error::Mapped;
+
+fn user(status: StatusCode, code: &'static str, message: String) -> Mapped {
+    Mapped {
+        status,
+        body_error: code,
+        message: Some(message),
+        detail: None,
+        conflicts: None,
+    }
+}
+
+fn internal() -> Mapped {
+    Mapped {
+        status: StatusCode::INTERNAL_SERVER_ERROR,
+        body_error: "internal",
+        message: None,
+        detail: None,
+        conflicts: None,
+    }
+}
+
+pub(crate) fn log_core(e: &catalog_log_core::Error, message: String) -> Mapped {
+    use catalog_log_core::Error as E;
+    match e {
+        E::Invalid(_) => user(StatusCode::BAD_REQUEST, "bad-request", message),
+        // Someone else changed the item between the caller's read and this write.
+        E::Stale { id, .. } => Mapped {
+            conflicts: Some(json!([{ "id": id.to_string(), "field": "" }])),
+            ..user(StatusCode::CONFLICT, "conflict", message)
+        },
+        E::Locked(_) | E::Chain { .. } | E::Corrupt(_) | E::Storage(_) | E::Closed => internal(),
+    }
+}
+
+pub(crate) fn projector(e: &catalog_projector::Error, message: String) -> Mapped {
+    use catalog_projector::Error as E;
+    match e {
+        E::BadQuery(_) | E::UnknownProjection(_) => {
+            user(StatusCode::BAD_REQUEST, "bad-request", message)
+        }
+        E::Timeout { .. } | E::Stopped { .. } | E::Storage(_) | E::Corrupt(_) => internal(),
+        E::Log(inner) => log_core(inner, message),
+    }
+}
+
+pub(crate) fn workflow(e: &catalog_workflow::Error, message: String) -> Mapped {
+    use catalog_workflow::Error as E;
+    match e {
+        E::BadRequest(_) => user(StatusCode::BAD_REQUEST, "bad-request", message),
+        E::Unauthorized(_) => user(StatusCode::UNAUTHORIZED, "unauthorized", message),
+        E::Forbidden(_) => user(StatusCode::FORBIDDEN, "forbidden", message),
+        E::NotFound(_) => user(StatusCode::NOT_FOUND, "not-found", message),
+        E::State(_) => user(StatusCode::CONFLICT, "state", message),
+        E::Conflict(list) => Mapped {
+            conflicts: Some(serde_json::to_value(list).unwrap_or_default()),
+            ..user(StatusCode::CONFLICT, "conflict", message)
+        },
+        E::Invalid { checks, .. } => Mapped {
+            detail: Some(json!({ "checks": checks })),
+            ..user(StatusCode::UNPROCESSABLE_ENTITY, "invalid", message)
+        },
+        E::Log(inner) => log_core(inner, message),
+        E::Projector(inner) => projector(inner, message),
+        E::Storage(_) | E::Corrupt { .. } | E::Hashing(_) | E::Random(_) => internal(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use catalog_schemas::Id;
+
+    use super::*;
+    use crate::error::ApiError;
+
+    fn row(e: ApiError) -> (u16, &'static str, bool) {
+        let m = e.mapped();
+        (m.status.as_u16(), m.body_error, m.message.is_some())
+    }
+
+    #[test]
+    fn workflow_rows() {
+        use catalog_workflow::Error as W;
+        assert_eq!(
+            row(W::BadRequest("x".into()).into()),
+            (400, "bad-request", true)
+        );
+        assert_eq!(
+            row(W::Unauthorized("x".into()).into()),
+            (401, "unauthorized", true)
+        );
+        assert_eq!(
+            row(W::Forbidden("x".into()).into()),
+            (403, "forbidden", true)
+        );
+        assert_eq!(
+            row(W::NotFound("x".into()).into()),
+            (404, "not-found", true)
+        );
+        assert_eq!(row(W::State("x".into()).into()), (409, "state", true));
+        assert_eq!(row(W::Conflict(vec![]).into()), (409, "conflict", true));
+        assert_eq!(
+            row(W::Invalid {
+                message: "x".into(),
+                checks: vec![]
+            }
+            .into()),
+            (422, "invalid", true)
+        );
+        assert_eq!(row(W::Hashing("x".into()).into()), (500, "internal", false));
+        assert_eq!(
+            row(W::Corrupt {
+                cf: "wf_x",
+                reason: "y".into()
+            }
+            .into()),
+            (500, "internal", false)
+        );
+    }
+
+    #[test]
+    fn log_and_projector_rows() {
+        use catalog_log_core::Error as L;
+        use catalog_projector::Error as P;
+        let id = Id::parse("cat-00000001").expect("id");
+        let stale = L::Stale {
+            id,
+            expected: catalog_log_core::Expect::Absent,
+            actual: None,
+        };
+        let m = ApiError::from(stale).mapped();
+        assert_eq!((m.status.as_u16(), m.body_error), (409, "conflict"));
+        assert_eq!(
+            m.conflicts,
+            Some(json!([{ "id": "cat-00000001", "field": "" }]))
+        );
+        assert_eq!(row(L::Closed.into()), (500, "internal", false));
+        assert_eq!(
+            row(L::Locked("held".into()).into()),
+            (500, "internal", false)
+        );
+        assert_eq!(
+            row(P::BadQuery("x".into()).into()),
+            (400, "bad-request", true)
+        );
+        assert_eq!(row(P::Corrupt("x".into()).into()), (500, "internal", false));
+        assert_eq!(
+            row(catalog_workflow::Error::Log(L::Closed).into()),
+            (500, "internal", false)
+        );
+    }
+}

@@ -1,0 +1,308 @@
+//! Who is calling: credentials are read once per request by the [`identify`] middleware, which
+//! also charges the request to the right rate-limit bucket. Handlers state what they need with
+//! the typed extractors [`Reader`], [`Writer`] and [`SiteSession`].
+
+use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+
+use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use catalog_workflow::Principal;
+
+use crate::error::ApiError;
+use crate::ratelimit::{Budget, Client};
+use crate::state::AppState;
+
+/// The site's session cookie.
+pub const SESSION_COOKIE: &str = "__Host-cat_session";
+
+/// What the caller presented.
+#[derive(Clone, Debug)]
+enum Credential {
+    None,
+    Token,
+    /// The session secret, kept so logout can end exactly this session.
+    Session(String),
+}
+
+/// The outcome of [`identify`], stored in the request's extensions.
+#[derive(Clone, Debug)]
+struct Identity {
+    principal: Option<Principal>,
+    credential: Credential,
+}
+
+/// Reads `Authorization` (which wins) or the session cookie, authenticates it, and counts the
+/// request. A credential that does not authenticate is a 401: never silently anonymous.
+pub async fn identify(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+    let addr = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or(IpAddr::V6(Ipv6Addr::UNSPECIFIED), |c| c.0.ip());
+    let presented = match presented(req.headers()) {
+        Ok(p) => p,
+        Err(e) => return charge_then(&state, Client::Addr(addr), e.into_response()),
+    };
+    let identity = match presented {
+        Presented::None => Identity {
+            principal: None,
+            credential: Credential::None,
+        },
+        Presented::Bearer(token) if token.is_empty() => {
+            let e = ApiError::Unauthorized("the bearer token is empty".into());
+            return charge_then(&state, Client::Addr(addr), e.into_response());
+        }
+        Presented::Bearer(token) => {
+            let wf = state.workflow.clone();
+            let secret = token.clone();
+            match crate::blocking(move || wf.authenticate_token(&secret)).await {
+                Ok(p) => Identity {
+                    principal: Some(p),
+                    credential: Credential::Token,
+                },
+                Err(e) => return charge_then(&state, Client::Addr(addr), e.into_response()),
+            }
+        }
+        Presented::Cookie(secret) => {
+            let wf = state.workflow.clone();
+            let s = secret.clone();
+            match tokio::task::spawn_blocking(move || wf.authenticate_session(&s)).await {
+                Ok(Ok(p)) => Identity {
+                    principal: Some(p),
+                    credential: Credential::Session(secret),
+                },
+                // Browsers keep sending a cookie after its session ended; reading stays open
+                // to them, and routes that need a session answer 401 on their own.
+                Ok(Err(catalog_workflow::Error::Unauthorized(_))) => Identity {
+                    principal: None,
+                    credential: Credential::None,
+                },
+                Ok(Err(e)) => {
+                    let res = ApiError::from(e).into_response();
+                    return charge_then(&state, Client::Addr(addr), res);
+                }
+                Err(e) => {
+                    let res = ApiError::from(e).into_response();
+                    return charge_then(&state, Client::Addr(addr), res);
+                }
+            }
+        }
+    };
+    let client = match (&identity.principal, header_secret(req.headers())) {
+        (Some(_), Some(secret)) => Client::credential(&secret),
+        _ => Client::Addr(addr),
+    };
+    let budget = match state.rate_limits.check(&client) {
+        Ok(b) => b,
+        Err(over) => {
+            let mut res = ApiError::RateLimited {
+                retry_after_secs: over.retry_after_secs,
+            }
+            .into_response();
+            policy_headers(&state, res.headers_mut(), None);
+            return res;
+        }
+    };
+    req.extensions_mut().insert(identity);
+    let mut res = next.run(req).await;
+    policy_headers(&state, res.headers_mut(), Some(budget));
+    res
+}
+
+/// Refusals still cost a request: a client guessing tokens is limited like anyone else.
+fn charge_then(state: &AppState, client: Client, refusal: Response) -> Response {
+    match state.rate_limits.check(&client) {
+        Ok(budget) => {
+            let mut res = refusal;
+            policy_headers(state, res.headers_mut(), Some(budget));
+            res
+        }
+        Err(over) => {
+            let mut res = ApiError::RateLimited {
+                retry_after_secs: over.retry_after_secs,
+            }
+            .into_response();
+            policy_headers(state, res.headers_mut(), None);
+            res
+        }
+    }
+}
+
+fn policy_headers(state: &AppState, headers: &mut HeaderMap, budget: Option<Budget>) {
+    if let Ok(v) = HeaderValue::from_str(&state.rate_limits.policy()) {
+        headers.insert("ratelimit-policy", v);
+    }
+    if let Some(b) = budget {
+        let text = format!(
+            "limit={}, remaining={}, reset={}",
+            b.limit, b.remaining, b.reset_secs
+        );
+        if let Ok(v) = HeaderValue::from_str(&text) {
+            headers.insert("ratelimit", v);
+        }
+    }
+}
+
+#[derive(Debug, PartialEq)]
+enum Presented {
+    None,
+    Bearer(String),
+    Cookie(String),
+}
+
+fn presented(headers: &HeaderMap) -> Result<Presented, ApiError> {
+    if let Some(auth) = headers.get(header::AUTHORIZATION) {
+        let text = auth
+            .to_str()
+            .map_err(|_| ApiError::Unauthorized("authorization header is not text".into()))?;
+        let (scheme, rest) = text.trim().split_once(' ').unwrap_or((text.trim(), ""));
+        if !scheme.eq_ignore_ascii_case("bearer") {
+            return Err(ApiError::Unauthorized(format!(
+                "authorization scheme {scheme:?} is not supported: send Bearer catp_…"
+            )));
+        }
+        return Ok(Presented::Bearer(rest.trim().to_owned()));
+    }
+    Ok(session_cookie(headers).map_or(Presented::None, Presented::Cookie))
+}
+
+fn session_cookie(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, _)| *name == SESSION_COOKIE)
+        .map(|(_, value)| value.trim().to_owned())
+}
+
+fn header_secret(headers: &HeaderMap) -> Option<String> {
+    match presented(headers).ok()? {
+        Presented::Bearer(s) | Presented::Cookie(s) => Some(s),
+        Presented::None => None,
+    }
+}
+
+fn identity(parts: &Parts) -> Result<&Identity, ApiError> {
+    parts
+        .extensions
+        .get::<Identity>()
+        .ok_or_else(|| ApiError::Internal("identify middleware is not installed".into()))
+}
+
+/// Anyone; the principal when signed in.
+pub struct Reader(pub Option<Principal>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Reader {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        Ok(Reader(identity(parts)?.principal.clone()))
+    }
+}
+
+/// A session, or a token with the write scope.
+pub struct Writer(pub Principal);
+
+impl<S: Send + Sync> FromRequestParts<S> for Writer {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        match &identity(parts)?.principal {
+            None => Err(ApiError::Unauthorized(
+                "sign in or send a token with the write scope".into(),
+            )),
+            Some(p) => {
+                p.require_write()?;
+                Ok(Writer(p.clone()))
+            }
+        }
+    }
+}
+
+/// Only the site's own session cookie; an API token is refused.
+pub struct SiteSession {
+    pub principal: Principal,
+    pub secret: String,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for SiteSession {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        let id = identity(parts)?;
+        match (&id.principal, &id.credential) {
+            (Some(p), Credential::Session(secret)) => Ok(SiteSession {
+                principal: p.clone(),
+                secret: secret.clone(),
+            }),
+            (Some(_), _) | (None, Credential::Token) => Err(ApiError::Forbidden(
+                "only the site's own session may do this, not an api token".into(),
+            )),
+            (None, _) => Err(ApiError::Unauthorized("sign in on the site first".into())),
+        }
+    }
+}
+
+/// The `Set-Cookie` value that starts (or, with `None`, ends) a session.
+pub fn session_cookie_header(secret: Option<&str>) -> String {
+    match secret {
+        Some(s) => format!("{SESSION_COOKIE}={s}; HttpOnly; Secure; SameSite=Lax; Path=/"),
+        None => format!("{SESSION_COOKIE}=; HttpOnly; Secure; SameSite=Lax; Path=/; Max-Age=0"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(header::HeaderName, &str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.append(k.clone(), HeaderValue::from_str(v).expect("header"));
+        }
+        h
+    }
+
+    #[test]
+    fn bearer_wins_over_cookie() {
+        let h = headers(&[
+            (header::AUTHORIZATION, "Bearer catp_abc"),
+            (header::COOKIE, "__Host-cat_session=s1"),
+        ]);
+        assert_eq!(
+            presented(&h).ok(),
+            Some(Presented::Bearer("catp_abc".into()))
+        );
+    }
+
+    #[test]
+    fn cookie_found_among_others() {
+        let h = headers(&[(header::COOKIE, "a=1; __Host-cat_session=s1; b=2")]);
+        assert_eq!(presented(&h).ok(), Some(Presented::Cookie("s1".into())));
+        let h = headers(&[(header::COOKIE, "cat_session=s1")]);
+        assert_eq!(presented(&h).ok(), Some(Presented::None));
+    }
+
+    #[test]
+    fn other_schemes_are_refused() {
+        let h = headers(&[(header::AUTHORIZATION, "Basic dXNlcjpwYXNz")]);
+        let err = presented(&h).expect_err("basic auth");
+        assert!(err.to_string().contains("Basic"), "{err}");
+        let h = headers(&[(header::AUTHORIZATION, "bearer  catp_x ")]);
+        assert_eq!(presented(&h).ok(), Some(Presented::Bearer("catp_x".into())));
+    }
+
+    #[test]
+    fn cookie_header_is_host_only_and_secure() {
+        let c = session_cookie_header(Some("abc"));
+        assert_eq!(
+            c,
+            "__Host-cat_session=abc; HttpOnly; Secure; SameSite=Lax; Path=/"
+        );
+        assert!(session_cookie_header(None).contains("Max-Age=0"));
+    }
+}

@@ -1,0 +1,135 @@
+//! catalog-api: the JSON HTTP API, and the only crate that knows HTTP.
+//!
+//! It owns routing, request parsing, authorization extractors, the one error table, paging
+//! cursors, ETags and caching headers, CORS, rate limits, body limits and the OpenAPI document.
+//! Handlers are thin: they parse, call `log-core`, the projector's read models or `workflow`
+//! (blocking work through `spawn_blocking`), and map the outcome.
+//!
+//! It must not hold catalog logic: no checks, no merging, no folding of commits, and it never
+//! writes RocksDB itself.
+//!
+//! Layout:
+//! - `state` — [`AppState`] and the operator's [`Settings`].
+//! - `error` — [`ApiError`] and the table of the API's own errors; `error_table` — the rows
+//!   for the lower crates' errors.
+//! - `extract` — strict query, JSON and path extractors; limits, ids, field names.
+//! - `cursor` — opaque, checked paging cursors.
+//! - `ratelimit` — per-address and per-token request budgets.
+//! - `http` — answers and cache classes, the ETag/304 layer, identity (auth + rate limit)
+//!   with the `Reader`/`Writer`/`SiteSession` extractors, the access log.
+//! - `openapi` — the document's frame (title, version, security schemes) and answer shapes.
+//! - `routes` — one module per area, each with `router()`: `about`, `entities`, `history`,
+//!   `lookup`, `browse`, `commits`, `suggestions`, `account`.
+
+mod cursor;
+mod error;
+mod error_table;
+mod extract;
+mod http;
+mod openapi;
+mod ratelimit;
+mod routes;
+mod state;
+
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderName, Method, header};
+use axum::response::IntoResponse;
+use tower_http::cors::{Any, CorsLayer};
+
+pub use error::{ApiError, ErrorBody};
+pub use http::identity::SESSION_COOKIE;
+pub use state::{AppState, Settings};
+
+/// The whole HTTP application over `state`.
+pub fn router(state: AppState) -> Router {
+    spawn_bucket_sweeper(&state);
+    let (routes, _doc) = routes::all().split_for_parts();
+    routes
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(extract::JSON_BODY_LIMIT))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            http::identity::identify,
+        ))
+        .layer(axum::middleware::from_fn(http::conditional::conditional))
+        .layer(cors())
+        .layer(axum::middleware::from_fn(http::access_log::access_log))
+        .with_state(state)
+}
+
+/// The OpenAPI 3.1 document, as served at `/openapi.json`.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    let mut doc = routes::all().into_openapi();
+    openapi::finish(&mut doc);
+    doc
+}
+
+fn cors() -> CorsLayer {
+    CorsLayer::new()
+        .allow_origin(Any)
+        .allow_methods([
+            Method::GET,
+            Method::HEAD,
+            Method::POST,
+            Method::PUT,
+            Method::PATCH,
+            Method::DELETE,
+            Method::OPTIONS,
+        ])
+        .allow_headers([
+            header::AUTHORIZATION,
+            header::CONTENT_TYPE,
+            header::IF_NONE_MATCH,
+        ])
+        .expose_headers([
+            header::ETAG,
+            header::LINK,
+            header::RETRY_AFTER,
+            HeaderName::from_static("ratelimit"),
+            HeaderName::from_static("ratelimit-policy"),
+        ])
+        .max_age(Duration::from_secs(86_400))
+}
+
+/// Idle buckets are dropped once a minute so memory follows the number of active clients.
+fn spawn_bucket_sweeper(state: &AppState) {
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        return;
+    };
+    let limits = std::sync::Arc::downgrade(&state.rate_limits);
+    runtime.spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(60));
+        loop {
+            tick.tick().await;
+            match limits.upgrade() {
+                Some(l) => l.forget_idle(),
+                None => break,
+            }
+        }
+    });
+}
+
+async fn not_found(uri: axum::http::Uri) -> impl IntoResponse {
+    ApiError::NotFound(format!("no route {}", uri.path()))
+}
+
+async fn method_not_allowed(method: Method) -> impl IntoResponse {
+    ApiError::MethodNotAllowed(method.to_string())
+}
+
+/// Runs blocking store work off the async threads.
+pub(crate) async fn blocking<T, E, F>(f: F) -> Result<T, ApiError>
+where
+    F: FnOnce() -> Result<T, E> + Send + 'static,
+    T: Send + 'static,
+    E: Into<ApiError> + Send + 'static,
+{
+    tokio::task::spawn_blocking(f).await?.map_err(Into::into)
+}
+
+#[cfg(test)]
+mod tests;

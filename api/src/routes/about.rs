@@ -1,0 +1,172 @@
+//! About the service and for agents: `/`, `/v1`, `/openapi.json`, `/llms.txt`, `/v1/types`,
+//! `/v1/stats`.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use catalog_projector::WorkerState;
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::error::{ApiError, ErrorBody};
+use crate::http::answer::{Answer, CacheClass};
+use crate::state::AppState;
+
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(root))
+        .routes(routes!(about))
+        .routes(routes!(openapi_json))
+        .routes(routes!(llms_txt))
+        .routes(routes!(types))
+        .routes(routes!(stats))
+}
+
+/// Sends visitors of the bare address to the API's front door.
+#[utoipa::path(get, path = "/", tag = "about", responses((status = 302, description = "to /v1")))]
+async fn root() -> Response {
+    (StatusCode::FOUND, [(header::LOCATION, "/v1")]).into_response()
+}
+
+/// The licences of what the service holds.
+#[derive(Serialize, ToSchema)]
+struct Licence {
+    code: &'static str,
+    data: &'static str,
+    text: &'static str,
+}
+
+/// What this service is and where to learn more.
+#[derive(Serialize, ToSchema)]
+struct About {
+    name: &'static str,
+    version: &'static str,
+    /// The seq of the newest commit.
+    head: u64,
+    docs: &'static str,
+    developers: &'static str,
+    mcp: &'static str,
+    licence: Licence,
+}
+
+#[utoipa::path(get, path = "/v1", tag = "about", responses((status = 200, body = About)))]
+async fn about(State(state): State<AppState>) -> Result<Answer, ApiError> {
+    Answer::json(&About {
+        name: "catalog",
+        version: "1",
+        head: state.log.head().0,
+        docs: "/openapi.json",
+        developers: "/llms.txt",
+        mcp: "/mcp",
+        licence: Licence {
+            code: "AGPL-3.0-only",
+            data: "CC0-1.0",
+            text: "CC-BY-SA-4.0",
+        },
+    })
+}
+
+/// The OpenAPI 3.1 document of every route.
+#[utoipa::path(get, path = "/openapi.json", tag = "about", responses((status = 200, description = "the OpenAPI document", content_type = "application/json")))]
+async fn openapi_json() -> Answer {
+    static DOC: OnceLock<Bytes> = OnceLock::new();
+    let bytes = DOC.get_or_init(|| {
+        let doc = crate::openapi();
+        Bytes::from(serde_json::to_vec(&doc).unwrap_or_default())
+    });
+    Answer::raw(bytes.clone())
+}
+
+const LLMS_TXT: &str = include_str!("llms.txt");
+
+/// A short Markdown guide for AI agents.
+#[utoipa::path(get, path = "/llms.txt", tag = "about", responses((status = 200, description = "Markdown", content_type = "text/plain")))]
+async fn llms_txt() -> Response {
+    let mut res = Answer::raw(LLMS_TXT).into_response();
+    res.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    res
+}
+
+#[derive(Serialize, ToSchema)]
+struct TypeSchema {
+    #[serde(rename = "type")]
+    ty: &'static str,
+    #[schema(value_type = Object)]
+    schema: &'static serde_json::Value,
+}
+
+#[derive(Serialize, ToSchema)]
+struct Types {
+    types: Vec<TypeSchema>,
+}
+
+/// Every kind of item with its JSON Schema.
+#[utoipa::path(get, path = "/v1/types", tag = "about", responses((status = 200, body = Types)))]
+async fn types() -> Result<Answer, ApiError> {
+    let types = catalog_schemas::types::all()
+        .into_iter()
+        .map(|(ty, schema)| TypeSchema {
+            ty: ty.as_str(),
+            schema,
+        })
+        .collect();
+    Answer::json(&Types { types })
+}
+
+#[derive(Serialize, ToSchema)]
+struct ProjectorLag {
+    /// The last commit the key-value read models have applied.
+    applied: u64,
+    /// `busy` while catching up, `idle` when level with the log, `failing` or `stopped`.
+    state: &'static str,
+    /// Commits the read models trail the log by.
+    lag: u64,
+    checkpoints: BTreeMap<&'static str, u64>,
+}
+
+#[derive(Serialize, ToSchema)]
+struct Stats {
+    head: u64,
+    counts: BTreeMap<&'static str, u64>,
+    projector: ProjectorLag,
+}
+
+/// Size of the catalog, and how far the read models trail the log.
+#[utoipa::path(get, path = "/v1/stats", tag = "about", responses((status = 200, body = Stats), (status = 500, body = ErrorBody)))]
+async fn stats(State(state): State<AppState>) -> Result<Answer, ApiError> {
+    let head = state.log.head().0;
+    let status = state.projector.status();
+    let rm = state.read_models.clone();
+    let (counts, checkpoints) = crate::blocking(move || {
+        let counts = rm.counts()?;
+        let checkpoints = rm.checkpoints()?;
+        Ok::<_, catalog_projector::Error>((counts, checkpoints))
+    })
+    .await?;
+    let stats = Stats {
+        head,
+        counts: counts.into_iter().map(|(t, n)| (t.as_str(), n)).collect(),
+        projector: ProjectorLag {
+            applied: status.applied.0,
+            state: match status.state {
+                WorkerState::Busy => "busy",
+                WorkerState::Idle => "idle",
+                // The failure's text is for operators (it is in the server's log).
+                WorkerState::Failing(_) => "failing",
+                WorkerState::Stopped => "stopped",
+            },
+            lag: head.saturating_sub(status.applied.0),
+            checkpoints: checkpoints.into_iter().map(|(n, s)| (n, s.0)).collect(),
+        },
+    };
+    Ok(Answer::json(&stats)?.cache(CacheClass::CatalogSum))
+}

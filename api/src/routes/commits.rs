@@ -1,0 +1,84 @@
+//! The commit feed `/v1/commits`: every merge after a seq, in order, served as the exact bytes
+//! the log stored (mirrors check their hash chain against them).
+
+use axum::extract::State;
+use axum::http::Uri;
+use catalog_log_core::Seq;
+use serde::Deserialize;
+use serde_json::Value;
+use utoipa::IntoParams;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::cursor::{ListKey, ListKind};
+use crate::error::{ApiError, ErrorBody};
+use crate::extract::{self, LimitRange, Query};
+use crate::http::answer::{Answer, CacheClass, splice_list};
+use crate::state::AppState;
+
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(commits))
+}
+
+const COMMITS_LIMIT: LimitRange = LimitRange::new(100, 50);
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct CommitsQuery {
+    /// Start after this seq; 0 is from the start.
+    since: Option<String>,
+    /// 1-100, default 50.
+    limit: Option<String>,
+    /// `next` of the previous page (takes the place of `since`).
+    cursor: Option<String>,
+    after: Option<String>,
+    before: Option<String>,
+}
+
+fn key() -> ListKey {
+    ListKey::new(ListKind::Commits, &[])
+}
+
+/// Where a page starts: the cursor's seq, else `since`, else the beginning.
+fn start(q: &CommitsQuery) -> Result<Seq, ApiError> {
+    if let Some(c) = extract::cursor(&q.cursor, &q.after, &q.before) {
+        let raw = key().decode(c)?;
+        let bytes: [u8; 8] = raw
+            .try_into()
+            .map_err(|_| ApiError::BadRequest(format!("cursor {c:?} is not a commits cursor")))?;
+        return Ok(Seq(u64::from_be_bytes(bytes)));
+    }
+    match q.since.as_deref() {
+        Some(s) => Ok(Seq(extract::number("since", s, 0)?)),
+        None => Ok(Seq(0)),
+    }
+}
+
+/// Merges after `since`, in order, each with what it changed.
+#[utoipa::path(get, path = "/v1/commits", tag = "commits", params(CommitsQuery),
+    responses((status = 200, description = "`{ commits: [Commit], next }`"), (status = 400, body = ErrorBody)))]
+async fn commits(
+    State(state): State<AppState>,
+    uri: Uri,
+    Query(q): Query<CommitsQuery>,
+) -> Result<Answer, ApiError> {
+    let since = start(&q)?;
+    let limit = COMMITS_LIMIT.parse(q.limit.as_deref())?;
+    let log = state.log.clone();
+    let page = crate::blocking(move || log.commits_json_after(since, limit)).await?;
+    let head = state.log.head();
+    let last = page.last().map_or(since, |(seq, _)| *seq);
+    // A full page short of the head has more after it; otherwise this is the newest page.
+    let next = (page.len() == limit && last < head).then(|| key().encode(&last.0.to_be_bytes()));
+    let body = splice_list(
+        "commits",
+        page.iter().map(|(_, bytes)| bytes.as_slice()),
+        &[("next", next.clone().map_or(Value::Null, Value::String))],
+    );
+    let answer = Answer::raw(body).next_link(&uri, next.as_deref());
+    Ok(if next.is_none() {
+        answer.cache(CacheClass::NewestCommits)
+    } else {
+        answer
+    })
+}

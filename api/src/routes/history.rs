@@ -1,0 +1,237 @@
+//! An item's past and its relations: `/history`, `/relations`, `/v1/revisions/{rev}`.
+
+use std::collections::BTreeSet;
+
+use axum::extract::State;
+use catalog_log_core::{Rev, Revision};
+use catalog_schemas::ItemType;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::error::{ApiError, ErrorBody};
+use crate::extract::{self, Path};
+use crate::http::answer::Answer;
+use crate::routes::entities::path_id;
+use crate::state::AppState;
+
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(history))
+        .routes(routes!(relations))
+        .routes(routes!(revision))
+}
+
+/// One top-level field of `data` that changed.
+#[derive(Serialize, ToSchema, Debug, PartialEq)]
+struct FieldChange {
+    field: String,
+    #[schema(value_type = Option<Object>)]
+    before: Option<Value>,
+    #[schema(value_type = Option<Object>)]
+    after: Option<Value>,
+}
+
+/// One version of an item, as the history lists it.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct HistoryEntry {
+    rev: u64,
+    seq: u64,
+    at: String,
+    author: String,
+    merged_by: String,
+    message: String,
+    path: Option<String>,
+    /// True when this version deleted the item.
+    deleted: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    merged_into: Option<String>,
+    changes: Vec<FieldChange>,
+}
+
+#[derive(Serialize, ToSchema)]
+struct History {
+    history: Vec<HistoryEntry>,
+}
+
+/// Who changed the item, when, and what changed field by field; newest first.
+#[utoipa::path(get, path = "/v1/entities/{id}/history", tag = "items",
+    params(("id" = String, Path, description = "item id")),
+    responses((status = 200, body = History), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn history(
+    State(state): State<AppState>,
+    Path(raw): Path<String>,
+) -> Result<Answer, ApiError> {
+    let id = path_id(&raw)?;
+    let log = state.log.clone();
+    let versions = crate::blocking(move || log.versions(id)).await?;
+    if versions.is_empty() {
+        return Err(ApiError::NotFound(format!("no item {id}")));
+    }
+    Answer::json(&History {
+        history: history_of(versions),
+    })
+}
+
+fn history_of(versions: Vec<Revision>) -> Vec<HistoryEntry> {
+    let mut out = Vec::with_capacity(versions.len());
+    let mut before: Option<Value> = None;
+    for v in versions {
+        let changes = field_changes(before.as_ref(), v.data.as_ref());
+        out.push(HistoryEntry {
+            rev: v.rev.0,
+            seq: v.seq.0,
+            at: v.at,
+            author: v.author,
+            merged_by: v.merged_by,
+            message: v.message,
+            path: v.path,
+            deleted: v.data.is_none(),
+            merged_into: v.merged_into.map(|i| i.to_string()),
+            changes,
+        });
+        before = v.data;
+    }
+    out.reverse();
+    out
+}
+
+/// The top-level fields of `data` that differ between two versions (absent = `None`).
+fn field_changes(before: Option<&Value>, after: Option<&Value>) -> Vec<FieldChange> {
+    let empty = Map::new();
+    let fields = |v: Option<&Value>| v.and_then(Value::as_object).unwrap_or(&empty).clone();
+    let (b, a) = (fields(before), fields(after));
+    let names: BTreeSet<&String> = b.keys().chain(a.keys()).collect();
+    names
+        .into_iter()
+        .filter(|n| b.get(*n) != a.get(*n))
+        .map(|n| FieldChange {
+            field: n.clone(),
+            before: b.get(n).cloned(),
+            after: a.get(n).cloned(),
+        })
+        .collect()
+}
+
+/// A relation item touching this item.
+#[derive(Serialize, ToSchema)]
+struct RelationOut {
+    /// The relation item's id.
+    id: String,
+    #[schema(value_type = Option<Object>)]
+    kind: Option<Value>,
+    /// `out` when this item is the relation's `from`, `in` when it is its `to`.
+    direction: &'static str,
+    #[schema(value_type = Option<String>)]
+    from: Option<Value>,
+    #[schema(value_type = Option<String>)]
+    to: Option<Value>,
+    /// True while a machine found it and no person has checked it.
+    machine: bool,
+    #[schema(value_type = Object)]
+    data: Value,
+}
+
+#[derive(Serialize, ToSchema)]
+struct Relations {
+    relations: Vec<RelationOut>,
+}
+
+/// Relations both ways (cites, printed in, based on, cited by, …).
+#[utoipa::path(get, path = "/v1/entities/{id}/relations", tag = "items",
+    params(("id" = String, Path, description = "item id")),
+    responses((status = 200, body = Relations), (status = 400, body = ErrorBody)))]
+async fn relations(
+    State(state): State<AppState>,
+    Path(raw): Path<String>,
+) -> Result<Answer, ApiError> {
+    let id = path_id(&raw)?;
+    let rm = state.read_models.clone();
+    let found = crate::blocking(move || {
+        let mut out = Vec::new();
+        for (field, direction) in [("from", "out"), ("to", "in")] {
+            let links = rm.backlinks(id, Some(field), Some(ItemType::Relation))?;
+            let ids: Vec<_> = links.iter().map(|l| l.from).collect();
+            for item in rm.items(&ids)? {
+                out.push((direction, item));
+            }
+        }
+        Ok::<_, catalog_projector::Error>(out)
+    })
+    .await?;
+    let mut relations = Vec::with_capacity(found.len());
+    for (direction, item) in found {
+        let v: Value = serde_json::from_slice(&item.json)
+            .map_err(|e| ApiError::Internal(format!("stored item {} is not json: {e}", item.id)))?;
+        let data = v.get("data").cloned().unwrap_or(Value::Null);
+        relations.push(RelationOut {
+            id: item.id.to_string(),
+            kind: data.get("kind").cloned(),
+            direction,
+            from: data.get("from").cloned(),
+            to: data.get("to").cloned(),
+            machine: made_by_machine(&data),
+            data,
+        });
+    }
+    Answer::json(&Relations { relations })
+}
+
+/// A machine made it and no person has checked it yet.
+fn made_by_machine(data: &Value) -> bool {
+    data.get("origin")
+        .is_some_and(|o| !o.is_null() && o.get("checked") != Some(&Value::Bool(true)))
+}
+
+/// One stored version by its revision number.
+#[utoipa::path(get, path = "/v1/revisions/{rev}", tag = "items",
+    params(("rev" = u64, Path, description = "revision number, from 1")),
+    responses((status = 200, description = "one stored version"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn revision(
+    State(state): State<AppState>,
+    Path(raw): Path<String>,
+) -> Result<Answer, ApiError> {
+    let rev = Rev(extract::number("rev", &raw, 1)?);
+    let log = state.log.clone();
+    match crate::blocking(move || log.revision(rev)).await? {
+        Some(r) => Answer::json(&r),
+        None => Err(ApiError::NotFound(format!("no revision {}", rev.0))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn field_changes_cover_added_changed_removed() {
+        let before = json!({ "title": "a", "slug": "x", "gone": 1 });
+        let after = json!({ "title": "b", "slug": "x", "new": [1] });
+        let changes = field_changes(Some(&before), Some(&after));
+        let fields: Vec<_> = changes.iter().map(|c| c.field.as_str()).collect();
+        assert_eq!(fields, vec!["gone", "new", "title"]);
+        assert_eq!(changes[0].after, None);
+        assert_eq!(changes[1].before, None);
+        assert_eq!(changes[2].before, Some(json!("a")));
+        assert!(field_changes(Some(&before), Some(&before)).is_empty());
+        assert_eq!(field_changes(None, Some(&after)).len(), 3);
+        assert_eq!(field_changes(Some(&after), None).len(), 3);
+    }
+
+    #[test]
+    fn machine_marker() {
+        assert!(made_by_machine(&json!({ "origin": { "by": "ocr" } })));
+        assert!(made_by_machine(
+            &json!({ "origin": { "by": "ocr", "checked": false } })
+        ));
+        assert!(!made_by_machine(
+            &json!({ "origin": { "by": "ocr", "checked": true } })
+        ));
+        assert!(!made_by_machine(&json!({ "kind": "cites" })));
+    }
+}

@@ -1,0 +1,240 @@
+//! The write path: drafts, their items, submitting, approving, quick fixes, and reading one
+//! suggestion. Every change to the catalog arrives through here as a suggestion.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use catalog_schemas::{Id, ItemType};
+use catalog_workflow::{PutItem, QuickFix, SuggestionId};
+use serde::Deserialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::error::{ApiError, ErrorBody};
+use crate::extract::{self, Json, Path};
+use crate::http::answer::{Answer, CacheClass};
+use crate::http::identity::{Reader, Writer};
+use crate::state::AppState;
+
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(create))
+        .routes(routes!(quick))
+        .routes(routes!(get_one))
+        .routes(routes!(put_item))
+        .routes(routes!(submit))
+        .routes(routes!(approve))
+        .routes(routes!(send_back))
+        .routes(routes!(withdraw))
+        .routes(routes!(review))
+}
+
+fn suggestion_id(raw: &str) -> Result<SuggestionId, ApiError> {
+    Ok(SuggestionId(extract::number("suggestion id", raw, 1)?))
+}
+
+fn written<T: serde::Serialize>(value: &T, status: StatusCode) -> Result<Answer, ApiError> {
+    Ok(Answer::json(value)?
+        .status(status)
+        .cache(CacheClass::NoStore))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct NewDraft {
+    /// 1-200 characters.
+    title: String,
+    description: Option<String>,
+}
+
+/// Makes a draft suggestion.
+#[utoipa::path(post, path = "/v1/suggestions", tag = "suggestions", request_body = NewDraft,
+    responses((status = 201, description = "`{ id, number }`"), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
+    security(("bearer" = []), ("session" = [])))]
+async fn create(
+    State(state): State<AppState>,
+    Writer(who): Writer,
+    Json(body): Json<NewDraft>,
+) -> Result<Answer, ApiError> {
+    let wf = state.workflow.clone();
+    let created =
+        crate::blocking(move || wf.create_draft(&who, &body.title, body.description.as_deref()))
+            .await?;
+    written(&created, StatusCode::CREATED)
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct ItemBody {
+    /// The item to change; leave out to make a new one.
+    #[schema(value_type = Option<String>)]
+    id: Option<Id>,
+    /// Needed for a new item.
+    #[serde(rename = "type")]
+    #[schema(value_type = Option<String>)]
+    ty: Option<ItemType>,
+    /// The item's whole new data; `null` deletes it. Required, so that forgetting it cannot
+    /// delete anything.
+    #[schema(value_type = Object)]
+    data: Value,
+}
+
+/// Puts an item into a draft: a new one, a change, or (with `data: null`) a deletion.
+#[utoipa::path(post, path = "/v1/suggestions/{id}/items", tag = "suggestions", request_body = ItemBody,
+    params(("id" = u64, Path, description = "suggestion id")),
+    responses((status = 200, description = "the item as it will be"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)),
+    security(("bearer" = []), ("session" = [])))]
+async fn put_item(
+    State(state): State<AppState>,
+    Writer(who): Writer,
+    Path(raw): Path<String>,
+    Json(body): Json<ItemBody>,
+) -> Result<Answer, ApiError> {
+    let id = suggestion_id(&raw)?;
+    let put = PutItem {
+        id: body.id,
+        ty: body.ty,
+        data: match body.data {
+            Value::Null => None,
+            data => Some(data),
+        },
+    };
+    let wf = state.workflow.clone();
+    let view = crate::blocking(move || wf.put_item(&who, id, put)).await?;
+    written(&view, StatusCode::OK)
+}
+
+/// Shared shape of the transitions that take no body.
+macro_rules! transition {
+    ($name:ident, $path:literal, $method:ident, $doc:literal) => {
+        #[doc = $doc]
+        #[utoipa::path(post, path = $path, tag = "suggestions",
+            params(("id" = u64, Path, description = "suggestion id")),
+            responses((status = 200, description = "the suggestion"), (status = 401, body = ErrorBody),
+                (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+                (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
+            security(("bearer" = []), ("session" = [])))]
+        async fn $name(
+            State(state): State<AppState>,
+            Writer(who): Writer,
+            Path(raw): Path<String>,
+        ) -> Result<Answer, ApiError> {
+            let id = suggestion_id(&raw)?;
+            let wf = state.workflow.clone();
+            let s = crate::blocking(move || wf.$method(&who, id)).await?;
+            written(&s, StatusCode::OK)
+        }
+    };
+}
+
+transition!(
+    submit,
+    "/v1/suggestions/{id}/submit",
+    submit,
+    "Sends a draft (or a sent-back suggestion) for review."
+);
+transition!(
+    approve,
+    "/v1/suggestions/{id}/approve",
+    approve,
+    "Approves and merges: one commit is appended to main."
+);
+transition!(
+    send_back,
+    "/v1/suggestions/{id}/send-back",
+    send_back,
+    "Sends a suggestion back to its author for changes."
+);
+transition!(
+    withdraw,
+    "/v1/suggestions/{id}/withdraw",
+    withdraw,
+    "Its author takes it back."
+);
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+enum Verdict {
+    Approve,
+    RequestChanges,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct Review {
+    /// `approve` merges; `request_changes` sends it back. Notes and field comments come with
+    /// the conversation routes.
+    verdict: Verdict,
+}
+
+/// A review with a verdict.
+#[utoipa::path(post, path = "/v1/suggestions/{id}/reviews", tag = "suggestions", request_body = Review,
+    params(("id" = u64, Path, description = "suggestion id")),
+    responses((status = 200, description = "the suggestion"), (status = 400, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = []), ("session" = [])))]
+async fn review(
+    State(state): State<AppState>,
+    Writer(who): Writer,
+    Path(raw): Path<String>,
+    Json(body): Json<Review>,
+) -> Result<Answer, ApiError> {
+    let id = suggestion_id(&raw)?;
+    let wf = state.workflow.clone();
+    let s = crate::blocking(move || match body.verdict {
+        Verdict::Approve => wf.approve(&who, id),
+        Verdict::RequestChanges => wf.send_back(&who, id),
+    })
+    .await?;
+    written(&s, StatusCode::OK)
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct QuickBody {
+    #[schema(value_type = String)]
+    entity_id: Id,
+    /// The item's whole new data.
+    #[schema(value_type = Object)]
+    data: Value,
+    title: String,
+    /// Where the change comes from.
+    note: String,
+}
+
+/// Proposes a whole new version of one item in one call; the suggestion is open at once.
+#[utoipa::path(post, path = "/v1/suggestions/quick", tag = "suggestions", request_body = QuickBody,
+    responses((status = 201, description = "the suggestion with `id`, `status`, `checks`"), (status = 400, body = ErrorBody),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = []), ("session" = [])))]
+async fn quick(
+    State(state): State<AppState>,
+    Writer(who): Writer,
+    Json(body): Json<QuickBody>,
+) -> Result<Answer, ApiError> {
+    let fix = QuickFix {
+        entity_id: body.entity_id,
+        data: body.data,
+        title: body.title,
+        note: body.note,
+    };
+    let wf = state.workflow.clone();
+    let s = crate::blocking(move || wf.quick_fix(&who, fix)).await?;
+    written(&s, StatusCode::CREATED)
+}
+
+/// One suggestion with its items as they will be.
+#[utoipa::path(get, path = "/v1/suggestions/{id}", tag = "suggestions",
+    params(("id" = u64, Path, description = "suggestion id")),
+    responses((status = 200, description = "the suggestion and its items"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn get_one(
+    State(state): State<AppState>,
+    Reader(_who): Reader,
+    Path(raw): Path<String>,
+) -> Result<Answer, ApiError> {
+    let id = suggestion_id(&raw)?;
+    let wf = state.workflow.clone();
+    let view = crate::blocking(move || wf.get(id)).await?;
+    Answer::json(&view)
+}

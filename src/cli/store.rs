@@ -1,0 +1,45 @@
+//! Opening the one database with the column families of every crate.
+
+use std::path::Path;
+
+use anyhow::Context as _;
+use catalog_log_core::Store;
+
+pub fn open(data: &Path) -> anyhow::Result<Store> {
+    std::fs::create_dir_all(data)
+        .with_context(|| format!("cannot make data directory {}", data.display()))?;
+    let mut cfs = catalog_projector::column_families();
+    cfs.extend(catalog_workflow::column_families());
+    match Store::open(data, &cfs) {
+        Ok(store) => Ok(store),
+        Err(catalog_log_core::Error::Locked(why)) => Err(anyhow::anyhow!(
+            "the store in {} is in use (is `catalog serve` running on it?): {why}",
+            data.display()
+        )),
+        Err(e) => Err(e).with_context(|| format!("cannot open the store in {}", data.display())),
+    }
+}
+
+/// Everything a command that touches workflow needs, started over one store.
+pub struct Services {
+    pub log: catalog_log_core::Log,
+    pub projector: catalog_projector::Projector,
+    pub read_models: catalog_projector::ReadModels,
+    pub workflow: catalog_workflow::Workflow,
+}
+
+pub fn services(data: &Path) -> anyhow::Result<Services> {
+    let store = open(data)?;
+    let log = catalog_log_core::Log::open(&store).context("cannot open the commit log")?;
+    let projector =
+        catalog_projector::Projector::start(&store, &log).context("cannot start the projector")?;
+    let read_models = catalog_projector::ReadModels::new(&store);
+    let workflow = catalog_workflow::Workflow::open(&store, &log, &projector, &read_models)
+        .context("cannot open workflow state")?;
+    Ok(Services {
+        log,
+        projector,
+        read_models,
+        workflow,
+    })
+}
