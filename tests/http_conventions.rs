@@ -254,12 +254,29 @@ async fn request_bodies_are_checked_and_bounded() {
         .expect_error(400, "bad-request");
 
     let sid = draft(&writer, "bounded bodies").await;
-    let huge = json!({ "type": "topic", "data": { "name": { "he": "x".repeat(16 << 20) } } });
-    let r = put(&writer, sid, &Put::new("topic", huge["data"].clone())).await;
+    // At the edge: a body of exactly the limit is read; one byte more is refused. (A far larger
+    // body races the server closing the connection against the client still sending.)
+    const LIMIT: usize = 1 << 20;
+    let body_of = |len: usize| {
+        let (open, close) = (r#"{"type":"topic","data":{"name":{"he":""#, r#""}}}"#);
+        let pad = len - open.len() - close.len();
+        format!("{open}{}{close}", "x".repeat(pad)).into_bytes()
+    };
+    let path = format!("/v1/suggestions/{sid}/items");
+    let at_limit = writer
+        .post_raw(&path, "application/json", body_of(LIMIT))
+        .await;
+    assert_ne!(
+        at_limit.status, 413,
+        "a body of exactly 1 MiB was refused as too large"
+    );
+    let r = writer
+        .post_raw(&path, "application/json", body_of(LIMIT + 1))
+        .await;
     assert_eq!(
         r.status,
         413,
-        "a 16 MiB body answered {}: {}",
+        "a body one byte over 1 MiB answered {}: {}",
         r.status,
         r.text().chars().take(300).collect::<String>()
     );

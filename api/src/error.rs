@@ -73,7 +73,7 @@ pub struct Mapped {
 }
 
 impl Mapped {
-    fn user(status: StatusCode, code: &'static str, message: String) -> Mapped {
+    pub(crate) fn user(status: StatusCode, code: &'static str, message: String) -> Mapped {
         Mapped {
             status,
             body_error: code,
@@ -83,7 +83,7 @@ impl Mapped {
         }
     }
 
-    fn internal() -> Mapped {
+    pub(crate) fn internal() -> Mapped {
         Mapped {
             status: StatusCode::INTERNAL_SERVER_ERROR,
             body_error: "internal",

@@ -6,36 +6,18 @@ use serde_json::json;
 
 use crate::error::Mapped;
 
-fn user(status: StatusCode, code: &'static str, message: String) -> Mapped {
-    Mapped {
-        status,
-        body_error: code,
-        message: Some(message),
-        detail: None,
-        conflicts: None,
-    }
-}
-
-fn internal() -> Mapped {
-    Mapped {
-        status: StatusCode::INTERNAL_SERVER_ERROR,
-        body_error: "internal",
-        message: None,
-        detail: None,
-        conflicts: None,
-    }
-}
-
 pub(crate) fn log_core(e: &catalog_log_core::Error, message: String) -> Mapped {
     use catalog_log_core::Error as E;
     match e {
-        E::Invalid(_) => user(StatusCode::BAD_REQUEST, "bad-request", message),
+        E::Invalid(_) => Mapped::user(StatusCode::BAD_REQUEST, "bad-request", message),
         // Someone else changed the item between the caller's read and this write.
         E::Stale { id, .. } => Mapped {
             conflicts: Some(json!([{ "id": id.to_string(), "field": "" }])),
-            ..user(StatusCode::CONFLICT, "conflict", message)
+            ..Mapped::user(StatusCode::CONFLICT, "conflict", message)
         },
-        E::Locked(_) | E::Chain { .. } | E::Corrupt(_) | E::Storage(_) | E::Closed => internal(),
+        E::Locked(_) | E::Chain { .. } | E::Corrupt(_) | E::Storage(_) | E::Closed => {
+            Mapped::internal()
+        }
     }
 }
 
@@ -43,9 +25,9 @@ pub(crate) fn projector(e: &catalog_projector::Error, message: String) -> Mapped
     use catalog_projector::Error as E;
     match e {
         E::BadQuery(_) | E::UnknownProjection(_) => {
-            user(StatusCode::BAD_REQUEST, "bad-request", message)
+            Mapped::user(StatusCode::BAD_REQUEST, "bad-request", message)
         }
-        E::Timeout { .. } | E::Stopped { .. } | E::Storage(_) | E::Corrupt(_) => internal(),
+        E::Timeout { .. } | E::Stopped { .. } | E::Storage(_) | E::Corrupt(_) => Mapped::internal(),
         E::Log(inner) => log_core(inner, message),
     }
 }
@@ -53,22 +35,22 @@ pub(crate) fn projector(e: &catalog_projector::Error, message: String) -> Mapped
 pub(crate) fn workflow(e: &catalog_workflow::Error, message: String) -> Mapped {
     use catalog_workflow::Error as E;
     match e {
-        E::BadRequest(_) => user(StatusCode::BAD_REQUEST, "bad-request", message),
-        E::Unauthorized(_) => user(StatusCode::UNAUTHORIZED, "unauthorized", message),
-        E::Forbidden(_) => user(StatusCode::FORBIDDEN, "forbidden", message),
-        E::NotFound(_) => user(StatusCode::NOT_FOUND, "not-found", message),
-        E::State(_) => user(StatusCode::CONFLICT, "state", message),
+        E::BadRequest(_) => Mapped::user(StatusCode::BAD_REQUEST, "bad-request", message),
+        E::Unauthorized(_) => Mapped::user(StatusCode::UNAUTHORIZED, "unauthorized", message),
+        E::Forbidden(_) => Mapped::user(StatusCode::FORBIDDEN, "forbidden", message),
+        E::NotFound(_) => Mapped::user(StatusCode::NOT_FOUND, "not-found", message),
+        E::State(_) => Mapped::user(StatusCode::CONFLICT, "state", message),
         E::Conflict(list) => Mapped {
             conflicts: Some(serde_json::to_value(list).unwrap_or_default()),
-            ..user(StatusCode::CONFLICT, "conflict", message)
+            ..Mapped::user(StatusCode::CONFLICT, "conflict", message)
         },
         E::Invalid { checks, .. } => Mapped {
             detail: Some(json!({ "checks": checks })),
-            ..user(StatusCode::UNPROCESSABLE_ENTITY, "invalid", message)
+            ..Mapped::user(StatusCode::UNPROCESSABLE_ENTITY, "invalid", message)
         },
         E::Log(inner) => log_core(inner, message),
         E::Projector(inner) => projector(inner, message),
-        E::Storage(_) | E::Corrupt { .. } | E::Hashing(_) | E::Random(_) => internal(),
+        E::Storage(_) | E::Corrupt { .. } | E::Hashing(_) | E::Random(_) => Mapped::internal(),
     }
 }
 

@@ -114,7 +114,11 @@ impl LimitRange {
 
 /// Parses an item id as the client wrote it.
 pub fn id(name: &str, raw: &str) -> Result<Id, ApiError> {
-    Id::parse(raw).map_err(|e| ApiError::BadRequest(format!("{name} {raw:?} is not an id: {e}")))
+    // The parse error already quotes the value and says what is wrong with it.
+    Id::parse(raw).map_err(|e| match name {
+        "id" => ApiError::BadRequest(e.to_string()),
+        _ => ApiError::BadRequest(format!("{name}: {e}")),
+    })
 }
 
 /// Parses an optional item type.

@@ -12,10 +12,8 @@ pub fn open(data: &Path) -> anyhow::Result<Store> {
     cfs.extend(catalog_workflow::column_families());
     match Store::open(data, &cfs) {
         Ok(store) => Ok(store),
-        Err(catalog_log_core::Error::Locked(why)) => Err(anyhow::anyhow!(
-            "the store in {} is in use (is `catalog serve` running on it?): {why}",
-            data.display()
-        )),
+        // log-core's message already names the directory and the likely cause.
+        Err(catalog_log_core::Error::Locked(why)) => Err(anyhow::anyhow!(why)),
         Err(e) => Err(e).with_context(|| format!("cannot open the store in {}", data.display())),
     }
 }

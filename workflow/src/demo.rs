@@ -303,15 +303,7 @@ fn person(wf: &Workflow, handle: &str, name: &str, steward: bool) -> Result<Prin
         trusted: steward,
         password: None,
     })?;
-    Ok(Principal {
-        account: account.id,
-        handle: account.handle,
-        name: account.name,
-        steward: account.steward,
-        trusted: account.trusted,
-        scopes: Scopes::READ_WRITE,
-        via: Via::Session,
-    })
+    Ok(Principal::of(account, Scopes::READ_WRITE, Via::Session))
 }
 
 /// One demo suggestion being written.

@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::accounts::AccountId;
+use crate::accounts::{Account, AccountId};
 use crate::error::{Error, Result};
 use crate::handle::Handle;
 
@@ -137,6 +137,19 @@ pub struct Principal {
 }
 
 impl Principal {
+    /// The account acting, with what the credential it came with allows.
+    pub(crate) fn of(account: Account, scopes: Scopes, via: Via) -> Principal {
+        Principal {
+            account: account.id,
+            handle: account.handle,
+            name: account.name,
+            steward: account.steward,
+            trusted: account.trusted,
+            scopes,
+            via,
+        }
+    }
+
     pub fn can_write(&self) -> bool {
         self.scopes.can_write()
     }

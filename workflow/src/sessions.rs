@@ -60,15 +60,7 @@ impl Workflow {
             return Err(expired());
         }
         let account = self.account(session.account)?.ok_or_else(expired)?;
-        Ok(Principal {
-            account: account.id,
-            handle: account.handle,
-            name: account.name,
-            steward: account.steward,
-            trusted: account.trusted,
-            scopes: Scopes::READ_WRITE,
-            via: Via::Session,
-        })
+        Ok(Principal::of(account, Scopes::READ_WRITE, Via::Session))
     }
 
     /// Ends a session; ending one that is already gone is not an error.

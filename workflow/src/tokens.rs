@@ -196,18 +196,11 @@ impl Workflow {
             })?
             .account;
         self.touch_token(id, now)?;
-        Ok(Principal {
-            account: account.id,
-            handle: account.handle,
-            name: account.name,
-            steward: account.steward,
-            trusted: account.trusted,
-            scopes: info.scopes,
-            via: Via::Token {
-                name: info.name.clone(),
-                bot: info.is_bot(),
-            },
-        })
+        let via = Via::Token {
+            name: info.name.clone(),
+            bot: info.is_bot(),
+        };
+        Ok(Principal::of(account, info.scopes, via))
     }
 
     /// Notes a use, at most once a minute. Kept apart from the token record so that this write
