@@ -5,6 +5,10 @@
 //! changes per second. `rebuild/100k_items` times a replay-style fold of a log of 100,000 item
 //! creations into empty read models. The log is made once per case; each measured run folds into a
 //! fresh store, so nothing carries over between runs.
+//!
+//! Each group also measures `baseline_log_scan`, reading and decoding every commit of the same log
+//! without folding it, so the figures can be read as ratios to the cost of reading the log in the
+//! same run (this machine's absolute speed varies from run to run).
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -139,6 +143,13 @@ fn fold_all(store: &Store, log: &Log) -> Seq {
     folder.catch_up(log.head(), |_| {}).expect("fold")
 }
 
+/// Reads and decodes every commit, folding nothing: the floor under any fold of this log.
+fn scan_all(log: &Log) -> usize {
+    log.iter_from(Seq(0))
+        .map(|commit| commit.expect("read commit").changes.len())
+        .sum()
+}
+
 fn fold_rate(c: &mut Criterion) {
     const CHANGES: usize = 5_000;
     let fixture = make_log(CHANGES, 10);
@@ -146,6 +157,9 @@ fn fold_rate(c: &mut Criterion) {
     group.throughput(Throughput::Elements(CHANGES as u64));
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(10));
+    group.bench_function("baseline_log_scan", |b| {
+        b.iter(|| black_box(scan_all(&fixture.log)));
+    });
     group.bench_function("changes", |b| {
         b.iter_batched(
             fresh,
@@ -167,6 +181,9 @@ fn rebuild_100k(c: &mut Criterion) {
     group.sample_size(10);
     group.warm_up_time(Duration::from_millis(1));
     group.measurement_time(Duration::from_secs(30));
+    group.bench_function("baseline_log_scan", |b| {
+        b.iter(|| black_box(scan_all(&fixture.log)));
+    });
     group.bench_function("100k_items", |b| {
         b.iter_batched(
             fresh,
