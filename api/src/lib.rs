@@ -27,6 +27,7 @@ mod error_table;
 mod extract;
 mod http;
 mod openapi;
+mod openapi_answers;
 mod ratelimit;
 mod routes;
 mod state;

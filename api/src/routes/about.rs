@@ -29,7 +29,8 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
 }
 
 /// Sends visitors of the bare address to the API's front door.
-#[utoipa::path(get, path = "/", tag = "about", responses((status = 302, description = "to /v1")))]
+#[utoipa::path(get, path = "/", tag = "about", responses((status = 302, description = "to /v1",
+    headers(("Location" = String, description = "`/v1`")))))]
 async fn root() -> Response {
     (StatusCode::FOUND, [(header::LOCATION, "/v1")]).into_response()
 }
@@ -73,7 +74,7 @@ async fn about(State(state): State<AppState>) -> Result<Answer, ApiError> {
 }
 
 /// The OpenAPI 3.1 document of every route.
-#[utoipa::path(get, path = "/openapi.json", tag = "about", responses((status = 200, description = "the OpenAPI document", content_type = "application/json")))]
+#[utoipa::path(get, path = "/openapi.json", tag = "about", responses((status = 200, description = "the OpenAPI document", body = Object, content_type = "application/json")))]
 async fn openapi_json() -> Answer {
     static DOC: OnceLock<Bytes> = OnceLock::new();
     let bytes = DOC.get_or_init(|| {
@@ -86,7 +87,7 @@ async fn openapi_json() -> Answer {
 const LLMS_TXT: &str = include_str!("llms.txt");
 
 /// A short Markdown guide for AI agents.
-#[utoipa::path(get, path = "/llms.txt", tag = "about", responses((status = 200, description = "Markdown", content_type = "text/plain")))]
+#[utoipa::path(get, path = "/llms.txt", tag = "about", responses((status = 200, description = "Markdown", body = String, content_type = "text/plain")))]
 async fn llms_txt() -> Response {
     let mut res = Answer::raw(LLMS_TXT).into_response();
     res.headers_mut().insert(

@@ -11,6 +11,7 @@ use utoipa_axum::routes;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, LimitRange, Path, Query};
 use crate::http::answer::{Answer, splice_list};
+use crate::openapi_answers::ItemList;
 use crate::routes::entities::found;
 use crate::state::AppState;
 
@@ -196,7 +197,7 @@ struct PartQuery {
 /// The units of one volume, in position order.
 #[utoipa::path(get, path = "/v1/works/{id}/parts/{part}", tag = "browse",
     params(("id" = String, Path, description = "work id"), ("part" = String, Path, description = "as the outline names it"), PartQuery),
-    responses((status = 200, description = "`{ items }`"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = ItemList, description = "`{ items }`: the volume's units"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn part(
     State(state): State<AppState>,
     Path((raw, part)): Path<(String, String)>,

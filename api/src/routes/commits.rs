@@ -14,6 +14,7 @@ use crate::cursor::{ListKey, ListKind};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, LimitRange, Query};
 use crate::http::answer::{Answer, CacheClass, splice_list};
+use crate::openapi_answers::CommitPage;
 use crate::state::AppState;
 
 pub(crate) fn router() -> OpenApiRouter<AppState> {
@@ -56,7 +57,7 @@ fn start(q: &CommitsQuery) -> Result<Seq, ApiError> {
 
 /// Merges after `since`, in order, each with what it changed.
 #[utoipa::path(get, path = "/v1/commits", tag = "commits", params(CommitsQuery),
-    responses((status = 200, description = "`{ commits: [Commit], next }`"), (status = 400, body = ErrorBody)))]
+    responses((status = 200, body = CommitPage, description = "`{ commits: [Commit], next }`"), (status = 400, body = ErrorBody)))]
 async fn commits(
     State(state): State<AppState>,
     uri: Uri,

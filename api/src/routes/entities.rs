@@ -16,6 +16,7 @@ use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, LimitRange, Path, Query};
 use crate::http::answer::{Answer, splice_list};
 use crate::openapi::{Item, ItemPage};
+use crate::openapi_answers::{ItemList, LinkedPage};
 use crate::state::AppState;
 
 pub(crate) fn router() -> OpenApiRouter<AppState> {
@@ -105,7 +106,7 @@ struct BatchQuery {
 
 /// Several items at once, in the order asked; ids not found are left out.
 #[utoipa::path(get, path = "/v1/entities/batch", tag = "items", params(BatchQuery),
-    responses((status = 200, description = "`{ items }`"), (status = 400, body = ErrorBody)))]
+    responses((status = 200, body = ItemList, description = "`{ items }`"), (status = 400, body = ErrorBody)))]
 async fn batch(
     State(state): State<AppState>,
     Query(q): Query<BatchQuery>,
@@ -298,7 +299,7 @@ struct LinkedQuery {
 /// The items pointing here through one field, with how many there are.
 #[utoipa::path(get, path = "/v1/entities/{id}/linked", tag = "items",
     params(("id" = String, Path, description = "item id"), LinkedQuery),
-    responses((status = 200, description = "`{ items, total, next }`"), (status = 400, body = ErrorBody)))]
+    responses((status = 200, body = LinkedPage, description = "`{ items, total, next }`"), (status = 400, body = ErrorBody)))]
 async fn linked(
     State(state): State<AppState>,
     uri: Uri,

@@ -12,6 +12,7 @@ use utoipa_axum::routes;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, LimitRange, Query};
 use crate::http::answer::{Answer, CacheClass, splice_list};
+use crate::openapi_answers::EventList;
 use crate::state::AppState;
 
 pub(crate) fn router() -> OpenApiRouter<AppState> {
@@ -158,7 +159,7 @@ fn with_recordings(json: &[u8], recordings: u64) -> Vec<u8> {
 
 /// Events by Hebrew date, each with how many recordings it has; in date order.
 #[utoipa::path(get, path = "/v1/events", tag = "items", params(EventsQuery),
-    responses((status = 200, description = "`{ items }`: events with `recordings`"), (status = 400, body = ErrorBody)))]
+    responses((status = 200, body = EventList, description = "`{ items }`: events with `recordings`"), (status = 400, body = ErrorBody)))]
 async fn events(
     State(state): State<AppState>,
     Query(q): Query<EventsQuery>,

@@ -2,6 +2,7 @@
 //! `reads` covers the conventions of every route and the read routes; `writes` covers
 //! credentials, the write path and the feed it produces.
 
+mod openapi;
 mod reads;
 mod writes;
 
