@@ -25,6 +25,7 @@ pub enum ListKind {
     Children = 2,
     Linked = 3,
     Commits = 4,
+    Suggestions = 5,
 }
 
 impl ListKind {
@@ -34,6 +35,7 @@ impl ListKind {
             ListKind::Children,
             ListKind::Linked,
             ListKind::Commits,
+            ListKind::Suggestions,
         ]
         .into_iter()
         .find(|k| *k as u8 == b)

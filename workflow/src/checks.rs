@@ -3,6 +3,7 @@
 //! Each check looks at every item of the suggestion as it will be and answers pass, warn or
 //! fail with a message a person can act on. A failing check never refuses a submission; a
 //! failing `schema`, `references` or `paths` check refuses the approval (see `merging`).
+//! `duplicates` only ever warns, so it never refuses anything.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -12,9 +13,10 @@ use catalog_schemas::{Id, types};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::duplicates;
 use crate::error::Result;
 use crate::overlay::Overlay;
-use crate::paths;
+use crate::paths::{self, PathPlan};
 use crate::service::Workflow;
 use crate::suggestions::{Items, SuggestedItem};
 
@@ -27,6 +29,7 @@ pub enum CheckName {
     Schema,
     References,
     Dates,
+    Duplicates,
     Paths,
 }
 
@@ -46,6 +49,7 @@ impl fmt::Display for CheckName {
             CheckName::Schema => "schema",
             CheckName::References => "references",
             CheckName::Dates => "dates",
+            CheckName::Duplicates => "duplicates",
             CheckName::Paths => "paths",
         })
     }
@@ -104,11 +108,14 @@ impl Check {
 /// Runs every check over the suggestion's items.
 pub(crate) fn run(wf: &Workflow, items: &Items) -> Result<Vec<Check>> {
     let overlay = Overlay::new(wf, items);
+    // One path plan serves both `duplicates` (where the other item will be) and `paths`.
+    let plan = paths::plan(wf, &overlay, items)?;
     Ok(vec![
         schema(items),
         references(wf, &overlay)?,
         dates(items),
-        paths_check(wf, &overlay)?,
+        duplicates(wf, items, &plan)?,
+        paths_check(plan),
     ])
 }
 
@@ -247,12 +254,20 @@ fn dates(items: &Items) -> Check {
     )
 }
 
-fn paths_check(wf: &Workflow, overlay: &Overlay<'_>) -> Result<Check> {
-    let plan = paths::plan(wf, overlay, overlay.items())?;
+fn duplicates(wf: &Workflow, items: &Items, plan: &PathPlan) -> Result<Check> {
     Ok(Check::from_problems(
+        CheckName::Duplicates,
+        Vec::new(),
+        duplicates::warnings(wf, items, &plan.paths)?,
+        "no item looks like another of its type",
+    ))
+}
+
+fn paths_check(plan: PathPlan) -> Check {
+    Check::from_problems(
         CheckName::Paths,
         plan.clashes,
         Vec::new(),
         "no two items claim one path",
-    ))
+    )
 }

@@ -26,6 +26,7 @@
 //! - `suggestions`: suggestion records; draft, put item, submit, quick fix, withdraw.
 //! - `checks`: the automatic checks (schema, references, dates, paths).
 //! - `permissions`: who may approve (stewards, keepers of the touched sets).
+//! - `listing`: the suggestion list (filters, newest-first pages, open and closed counts).
 //! - `merging`: approval into one commit, conflicts, send back, crash reconciliation.
 //! - `paths`: readable paths of a suggestion's items and their collisions.
 //! - `overlay`: the catalog as a suggestion would leave it.
@@ -38,9 +39,11 @@ mod accounts;
 mod checks;
 mod clock;
 pub mod demo;
+mod duplicates;
 mod error;
 mod handle;
 mod kv;
+mod listing;
 mod merging;
 mod overlay;
 mod paths;
@@ -57,6 +60,7 @@ pub use checks::{Check, CheckName, CheckStatus};
 pub use clock::{Clock, ManualClock, SystemClock, Timestamp};
 pub use error::{Conflict, Error, Result};
 pub use handle::Handle;
+pub use listing::{ListFilter, Listed, StateCounts, StateFilter, SuggestionPage};
 pub use principal::{Principal, Scope, Scopes, Via};
 pub use service::Workflow;
 pub use suggestions::{

@@ -2,7 +2,7 @@
 //! suggestion. Every change to the catalog arrives through here as a suggestion.
 
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{StatusCode, Uri};
 use catalog_schemas::{Id, ItemType};
 use catalog_workflow::{PutItem, QuickFix, SuggestionId};
 use serde::Deserialize;
@@ -12,14 +12,19 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::{ApiError, ErrorBody};
-use crate::extract::{self, Json, Path};
+use crate::extract::{self, Json, Path, Query};
 use crate::http::answer::{Answer, CacheClass};
 use crate::http::identity::{Reader, Writer};
+use crate::openapi_answers::{CreatedDraft, SuggestedItem, Suggestion, SuggestionWithItems};
 use crate::state::AppState;
+
+use listing::{ListQuery, SUGGESTIONS_LIMIT, SuggestionList};
+
+mod listing;
 
 pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(create))
+        .routes(routes!(create, list))
         .routes(routes!(quick))
         .routes(routes!(get_one))
         .routes(routes!(put_item))
@@ -50,7 +55,7 @@ struct NewDraft {
 
 /// Makes a draft suggestion.
 #[utoipa::path(post, path = "/v1/suggestions", tag = "suggestions", request_body = NewDraft,
-    responses((status = 201, description = "`{ id, number }`"), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
+    responses((status = 201, body = CreatedDraft, description = "`{ id, number }`"), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
     security(("bearer" = []), ("session" = [])))]
 async fn create(
     State(state): State<AppState>,
@@ -83,7 +88,7 @@ struct ItemBody {
 /// Puts an item into a draft: a new one, a change, or (with `data: null`) a deletion.
 #[utoipa::path(post, path = "/v1/suggestions/{id}/items", tag = "suggestions", request_body = ItemBody,
     params(("id" = u64, Path, description = "suggestion id")),
-    responses((status = 200, description = "the item as it will be"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)),
+    responses((status = 200, body = SuggestedItem, description = "the item as it will be"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)),
     security(("bearer" = []), ("session" = [])))]
 async fn put_item(
     State(state): State<AppState>,
@@ -111,7 +116,7 @@ macro_rules! transition {
         #[doc = $doc]
         #[utoipa::path(post, path = $path, tag = "suggestions",
             params(("id" = u64, Path, description = "suggestion id")),
-            responses((status = 200, description = "the suggestion"), (status = 401, body = ErrorBody),
+            responses((status = 200, body = Suggestion, description = "the suggestion"), (status = 401, body = ErrorBody),
                 (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
                 (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
             security(("bearer" = []), ("session" = [])))]
@@ -171,7 +176,7 @@ struct Review {
 /// A review with a verdict.
 #[utoipa::path(post, path = "/v1/suggestions/{id}/reviews", tag = "suggestions", request_body = Review,
     params(("id" = u64, Path, description = "suggestion id")),
-    responses((status = 200, description = "the suggestion"), (status = 400, body = ErrorBody),
+    responses((status = 200, body = Suggestion, description = "the suggestion"), (status = 400, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
     security(("bearer" = []), ("session" = [])))]
 async fn review(
@@ -205,7 +210,7 @@ struct QuickBody {
 
 /// Proposes a whole new version of one item in one call; the suggestion is open at once.
 #[utoipa::path(post, path = "/v1/suggestions/quick", tag = "suggestions", request_body = QuickBody,
-    responses((status = 201, description = "the suggestion with `id`, `status`, `checks`"), (status = 400, body = ErrorBody),
+    responses((status = 201, body = Suggestion, description = "the suggestion with `id`, `status`, `checks`"), (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
     security(("bearer" = []), ("session" = [])))]
 async fn quick(
@@ -227,7 +232,7 @@ async fn quick(
 /// One suggestion with its items as they will be.
 #[utoipa::path(get, path = "/v1/suggestions/{id}", tag = "suggestions",
     params(("id" = u64, Path, description = "suggestion id")),
-    responses((status = 200, description = "the suggestion and its items"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = SuggestionWithItems, description = "the suggestion and its items"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn get_one(
     State(state): State<AppState>,
     Reader(_who): Reader,
@@ -237,4 +242,23 @@ async fn get_one(
     let wf = state.workflow.clone();
     let view = crate::blocking(move || wf.get(id)).await?;
     Answer::json(&view)
+}
+
+/// The suggestion list, newest first, with open and closed counts; drafts are never listed.
+#[utoipa::path(get, path = "/v1/suggestions", tag = "suggestions", params(ListQuery),
+    responses((status = 200, body = SuggestionList), (status = 400, body = ErrorBody)))]
+async fn list(
+    State(state): State<AppState>,
+    uri: Uri,
+    Query(q): Query<ListQuery>,
+) -> Result<Answer, ApiError> {
+    let parsed = listing::parse(&q)?;
+    let limit = SUGGESTIONS_LIMIT.parse(q.limit.as_deref())?;
+    let wf = state.workflow.clone();
+    let filter = parsed.filter;
+    let before = parsed.before;
+    let page = crate::blocking(move || wf.list_suggestions(&filter, before, limit)).await?;
+    let next = page.next.map(|id| parsed.key.encode(&id.0.to_be_bytes()));
+    let answer = Answer::json(&SuggestionList::new(page, next.clone()))?;
+    Ok(answer.next_link(&uri, next.as_deref()))
 }

@@ -2,6 +2,8 @@
 
 mod auth;
 mod demo;
+mod duplicates;
+mod listing;
 mod suggestions;
 
 use std::sync::Arc;

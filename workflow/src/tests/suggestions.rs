@@ -10,15 +10,15 @@ use crate::{
 };
 
 /// A steward, a keeper of one set and a plain editor, with the set already merged.
-struct World {
-    h: Harness,
-    steward: Principal,
-    keeper: Principal,
-    editor: Principal,
-    set: Id,
+pub(super) struct World {
+    pub h: Harness,
+    pub steward: Principal,
+    pub keeper: Principal,
+    pub editor: Principal,
+    pub set: Id,
 }
 
-fn new_item(ty: ItemType, data: Value) -> PutItem {
+pub(super) fn new_item(ty: ItemType, data: Value) -> PutItem {
     PutItem {
         id: None,
         ty: Some(ty),
@@ -26,7 +26,7 @@ fn new_item(ty: ItemType, data: Value) -> PutItem {
     }
 }
 
-fn change(id: Id, data: Option<Value>) -> PutItem {
+pub(super) fn change(id: Id, data: Option<Value>) -> PutItem {
     PutItem {
         id: Some(id),
         ty: None,
@@ -34,12 +34,17 @@ fn change(id: Id, data: Option<Value>) -> PutItem {
     }
 }
 
-fn topic(set: Id, slug: &str) -> Value {
+pub(super) fn topic(set: Id, slug: &str) -> Value {
     json!({ "name": { "he": "נושא", "en": slug }, "slug": slug, "sets": [set] })
 }
 
 /// Drafts, submits and approves one suggestion; answers the ids of its items.
-fn merge(wf: &Workflow, author: &Principal, approver: &Principal, puts: Vec<PutItem>) -> Vec<Id> {
+pub(super) fn merge(
+    wf: &Workflow,
+    author: &Principal,
+    approver: &Principal,
+    puts: Vec<PutItem>,
+) -> Vec<Id> {
     let id = wf.create_draft(author, "a change", None).unwrap().id;
     let ids = puts
         .into_iter()
@@ -61,7 +66,7 @@ fn item_data(h: &Harness, id: Id) -> Option<Value> {
 }
 
 impl World {
-    fn new() -> World {
+    pub(super) fn new() -> World {
         let h = Harness::new();
         let steward = h.writer("steward", true);
         let keeper = h.writer("keeper", false);
@@ -567,7 +572,7 @@ fn quick_fix_opens_a_checked_suggestion() {
         .unwrap();
     assert_eq!(s.status, Status::Open);
     assert_eq!(s.description.as_deref(), Some("the usual word"));
-    assert_eq!(s.checks.len(), 4);
+    assert_eq!(s.checks.len(), 5);
     let view = wf.get(s.id).unwrap();
     assert_eq!(view.items.len(), 1);
     assert_eq!(view.items[0].path.as_deref(), Some("/topics/gladness"));

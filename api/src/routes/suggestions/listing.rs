@@ -1,0 +1,205 @@
+//! The query and answer of `GET /v1/suggestions`: parsing the filters and shaping each suggestion
+//! as a SuggestionListItem. The handler itself is in `suggestions.rs`.
+
+use catalog_workflow::{
+    Handle, Kind, ListFilter, Listed, StateFilter, Status, SuggestionId, SuggestionPage, Timestamp,
+};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::cursor::{ListKey, ListKind};
+use crate::error::ApiError;
+use crate::extract::{self, LimitRange};
+
+pub(super) const SUGGESTIONS_LIMIT: LimitRange = LimitRange::new(100, 50);
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(super) struct ListQuery {
+    /// `open` (open and sent back), `closed` (merged and withdrawn) or `all`; default `open`.
+    /// Drafts are never listed.
+    state: Option<String>,
+    /// The older form, used only without `state`: exactly one status (`open`, `merged`,
+    /// `sent_back`, `withdrawn`; `draft` lists nothing).
+    status: Option<String>,
+    /// Only suggestions by this handle.
+    author: Option<String>,
+    /// Only suggestions this handle approved.
+    reviewer: Option<String>,
+    /// Words that must all appear in the title or description, ignoring case.
+    q: Option<String>,
+    /// 1-100, default 50.
+    pub(super) limit: Option<String>,
+    /// `next` of the previous page.
+    cursor: Option<String>,
+    /// Deprecated: the same as `cursor`.
+    after: Option<String>,
+    /// Deprecated: the same as `cursor`.
+    before: Option<String>,
+}
+
+/// The filters, the cursor's list key, and where the page starts.
+pub(super) struct Parsed {
+    pub filter: ListFilter,
+    pub key: ListKey,
+    pub before: Option<SuggestionId>,
+}
+
+pub(super) fn parse(q: &ListQuery) -> Result<Parsed, ApiError> {
+    let (state, state_param) = match (q.state.as_deref(), q.status.as_deref()) {
+        (Some(_), Some(_)) => {
+            return Err(ApiError::BadRequest(
+                "give state or the older status, not both".into(),
+            ));
+        }
+        (Some(s), None) => (state_of(s)?, format!("state={s}")),
+        (None, Some(s)) => (StateFilter::Exactly(status_of(s)?), format!("status={s}")),
+        (None, None) => (StateFilter::Open, "state=open".into()),
+    };
+    let author = handle("author", q.author.as_deref())?;
+    let reviewer = handle("reviewer", q.reviewer.as_deref())?;
+    let words = ListFilter::words_of(q.q.as_deref().unwrap_or(""));
+    let key = ListKey::new(
+        ListKind::Suggestions,
+        &[
+            &state_param,
+            author.as_ref().map_or("", Handle::as_str),
+            reviewer.as_ref().map_or("", Handle::as_str),
+            &words.join(" "),
+        ],
+    );
+    let before = extract::cursor(&q.cursor, &q.after, &q.before)
+        .map(|c| {
+            let raw = key.decode(c)?;
+            let bytes: [u8; 8] = raw.try_into().map_err(|_| {
+                ApiError::BadRequest(format!("cursor {c:?} is not a suggestions cursor"))
+            })?;
+            Ok::<_, ApiError>(SuggestionId(u64::from_be_bytes(bytes)))
+        })
+        .transpose()?;
+    Ok(Parsed {
+        filter: ListFilter {
+            state,
+            author,
+            reviewer,
+            words,
+        },
+        key,
+        before,
+    })
+}
+
+fn state_of(raw: &str) -> Result<StateFilter, ApiError> {
+    match raw {
+        "open" => Ok(StateFilter::Open),
+        "closed" => Ok(StateFilter::Closed),
+        "all" => Ok(StateFilter::All),
+        _ => Err(ApiError::BadRequest(format!(
+            "state {raw:?} is not one of open, closed, all"
+        ))),
+    }
+}
+
+fn status_of(raw: &str) -> Result<Status, ApiError> {
+    match raw {
+        "draft" => Ok(Status::Draft),
+        "open" => Ok(Status::Open),
+        "merged" => Ok(Status::Merged),
+        "sent_back" => Ok(Status::SentBack),
+        "withdrawn" => Ok(Status::Withdrawn),
+        _ => Err(ApiError::BadRequest(format!(
+            "status {raw:?} is not one of draft, open, merged, sent_back, withdrawn"
+        ))),
+    }
+}
+
+fn handle(name: &str, raw: Option<&str>) -> Result<Option<Handle>, ApiError> {
+    raw.map(|h| Handle::parse(h).map_err(|e| ApiError::BadRequest(format!("{name}: {e}"))))
+        .transpose()
+}
+
+/// One suggestion on the list.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct SuggestionListItem {
+    #[schema(value_type = u64)]
+    id: SuggestionId,
+    /// Shared with issues.
+    #[schema(value_type = u64)]
+    number: catalog_workflow::ThreadNumber,
+    title: String,
+    /// open, merged, sent_back or withdrawn.
+    #[schema(value_type = String)]
+    status: Status,
+    #[schema(value_type = String)]
+    kind: Kind,
+    #[schema(value_type = String)]
+    author: Handle,
+    #[schema(value_type = String)]
+    created_at: Timestamp,
+    #[schema(value_type = Option<String>)]
+    submitted_at: Option<Timestamp>,
+    #[schema(value_type = Option<String>)]
+    closed_at: Option<Timestamp>,
+    /// Comments come with the conversation routes; 0 until then.
+    comments: u64,
+    /// Who approved it, until reviews are recorded.
+    reviewers: Vec<String>,
+    approvals: u64,
+    /// Sent back for changes.
+    changes_requested: bool,
+    /// Issue numbers it closes; none until descriptions link issues.
+    fixes: Vec<u64>,
+}
+
+impl From<Listed> for SuggestionListItem {
+    fn from(listed: Listed) -> Self {
+        let s = listed.suggestion;
+        let reviewers: Vec<String> = listed.approver.into_iter().collect();
+        SuggestionListItem {
+            id: s.id,
+            number: s.number,
+            title: s.title,
+            status: s.status,
+            kind: s.kind,
+            author: s.author,
+            created_at: s.created_at,
+            submitted_at: s.submitted_at,
+            closed_at: s.closed_at,
+            comments: 0,
+            approvals: reviewers.len() as u64,
+            reviewers,
+            changes_requested: s.status == Status::SentBack,
+            fixes: Vec::new(),
+        }
+    }
+}
+
+/// Suggestions passing the author, reviewer and `q` filters, whatever their state.
+#[derive(Serialize, ToSchema)]
+pub(super) struct SuggestionCounts {
+    open: u64,
+    closed: u64,
+}
+
+/// A page of the suggestion list.
+#[derive(Serialize, ToSchema)]
+pub(super) struct SuggestionList {
+    items: Vec<SuggestionListItem>,
+    /// The cursor of the next page, or null on the last.
+    next: Option<String>,
+    counts: SuggestionCounts,
+}
+
+impl SuggestionList {
+    pub(super) fn new(page: SuggestionPage, next: Option<String>) -> SuggestionList {
+        SuggestionList {
+            items: page.items.into_iter().map(Into::into).collect(),
+            next,
+            counts: SuggestionCounts {
+                open: page.counts.open,
+                closed: page.counts.closed,
+            },
+        }
+    }
+}

@@ -1,0 +1,131 @@
+use catalog_schemas::ItemType;
+use serde_json::json;
+
+use crate::tests::Harness;
+use crate::{
+    Handle, ListFilter, Principal, PutItem, StateFilter, Status, SuggestionId, SuggestionPage,
+};
+
+/// An open suggestion adding one set (a set needs no other item, so its checks pass).
+fn open(h: &Harness, author: &Principal, title: &str, slug: &str) -> SuggestionId {
+    let id = h.wf.create_draft(author, title, None).unwrap().id;
+    let put = PutItem {
+        id: None,
+        ty: Some(ItemType::Set),
+        data: Some(json!({ "name": { "he": "אוסף" }, "slug": slug })),
+    };
+    h.wf.put_item(author, id, put).unwrap();
+    h.wf.submit(author, id).unwrap();
+    id
+}
+
+fn filter(state: StateFilter) -> ListFilter {
+    ListFilter {
+        state,
+        author: None,
+        reviewer: None,
+        words: Vec::new(),
+    }
+}
+
+fn ids(page: &SuggestionPage) -> Vec<u64> {
+    page.items.iter().map(|l| l.suggestion.id.0).collect()
+}
+
+/// Suggestions 1-6: a draft, open, merged by the steward, withdrawn, sent back, open by the
+/// steward.
+struct World {
+    h: Harness,
+}
+
+impl World {
+    fn new() -> World {
+        let h = Harness::new();
+        let steward = h.writer("steward", true);
+        let editor = h.writer("editor", false);
+        h.wf.create_draft(&editor, "a draft nobody sees", None)
+            .unwrap();
+        open(&h, &editor, "Spelling of Rashi", "a");
+        let merged = open(&h, &editor, "new set of seforim", "b");
+        h.wf.approve(&steward, merged).unwrap();
+        let withdrawn = open(&h, &editor, "withdrawn idea", "c");
+        h.wf.withdraw(&editor, withdrawn).unwrap();
+        let back = open(&h, &editor, "needs work", "d");
+        h.wf.send_back(&steward, back).unwrap();
+        open(&h, &steward, "steward's own rashi fix", "e");
+        World { h }
+    }
+
+    fn list(&self, filter: &ListFilter, before: Option<u64>, limit: usize) -> SuggestionPage {
+        self.h
+            .wf
+            .list_suggestions(filter, before.map(SuggestionId), limit)
+            .unwrap()
+    }
+}
+
+#[test]
+fn states_never_show_drafts_and_count_sent_back_as_open() {
+    let w = World::new();
+    assert_eq!(
+        ids(&w.list(&filter(StateFilter::Open), None, 50)),
+        [6, 5, 2]
+    );
+    assert_eq!(ids(&w.list(&filter(StateFilter::Closed), None, 50)), [4, 3]);
+    let all = w.list(&filter(StateFilter::All), None, 50);
+    assert_eq!(ids(&all), [6, 5, 4, 3, 2]);
+    assert_eq!((all.counts.open, all.counts.closed), (3, 2));
+    assert!(all.next.is_none());
+    let exact = w.list(&filter(StateFilter::Exactly(Status::SentBack)), None, 50);
+    assert_eq!(ids(&exact), [5]);
+    let drafts = w.list(&filter(StateFilter::Exactly(Status::Draft)), None, 50);
+    assert!(drafts.items.is_empty());
+}
+
+#[test]
+fn counts_follow_author_and_words_but_not_state() {
+    let w = World::new();
+    let mut f = filter(StateFilter::Closed);
+    f.author = Some(Handle::parse("steward").unwrap());
+    let page = w.list(&f, None, 50);
+    assert!(page.items.is_empty());
+    assert_eq!((page.counts.open, page.counts.closed), (1, 0));
+
+    let mut f = filter(StateFilter::All);
+    f.words = ListFilter::words_of("  RASHI ");
+    let page = w.list(&f, None, 50);
+    assert_eq!(ids(&page), [6, 2]);
+    assert_eq!((page.counts.open, page.counts.closed), (2, 0));
+
+    // Every word must appear.
+    f.words = ListFilter::words_of("rashi spelling");
+    assert_eq!(ids(&w.list(&f, None, 50)), [2]);
+}
+
+#[test]
+fn reviewer_is_who_merged() {
+    let w = World::new();
+    let mut f = filter(StateFilter::All);
+    f.reviewer = Some(Handle::parse("steward").unwrap());
+    let page = w.list(&f, None, 50);
+    assert_eq!(ids(&page), [3]);
+    assert_eq!(page.items[0].approver.as_deref(), Some("steward"));
+    f.reviewer = Some(Handle::parse("editor").unwrap());
+    assert!(w.list(&f, None, 50).items.is_empty());
+}
+
+#[test]
+fn pages_run_newest_first_without_gaps() {
+    let w = World::new();
+    let f = filter(StateFilter::All);
+    let first = w.list(&f, None, 2);
+    assert_eq!(ids(&first), [6, 5]);
+    assert_eq!(first.next, Some(SuggestionId(5)));
+    let second = w.list(&f, first.next.map(|n| n.0), 2);
+    assert_eq!(ids(&second), [4, 3]);
+    let third = w.list(&f, second.next.map(|n| n.0), 2);
+    assert_eq!(ids(&third), [2]);
+    assert!(third.next.is_none());
+    // Counts are for the whole list on every page.
+    assert_eq!((third.counts.open, third.counts.closed), (3, 2));
+}
