@@ -16,6 +16,11 @@ pub(crate) fn id_bytes(id: Id) -> [u8; ID_LEN] {
     id.to_bytes()
 }
 
+/// The id that ends an index key (every paged index puts the item's id last).
+pub(crate) fn trailing_id(key: &[u8]) -> Result<Id> {
+    id_from(&key[key.len().saturating_sub(ID_LEN)..])
+}
+
 pub(crate) fn id_from(bytes: &[u8]) -> Result<Id> {
     Id::from_bytes(bytes)
         .ok_or_else(|| Error::Corrupt(format!("bad id bytes {}", hex::encode(bytes))))

@@ -70,6 +70,18 @@ impl ReadModels {
 
     /// Up to `limit` entries under `prefix` after `after` that `keep` accepts, with the position of
     /// the last one when more may follow.
+    /// The items named by the ids ending each scanned row's key, as a page.
+    pub(crate) fn page_of_rows(&self, rows: &[Row], next: Option<Vec<u8>>) -> Result<Page> {
+        let ids = rows
+            .iter()
+            .map(|(key, _)| crate::keys::trailing_id(key))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Page {
+            items: self.items(&ids)?,
+            next,
+        })
+    }
+
     pub(crate) fn page_keys(
         &self,
         cf_name: &str,

@@ -75,14 +75,7 @@ impl ReadModels {
     ) -> Result<Page> {
         let prefix = keys::key(&[&keys::id_bytes(parent), field.as_bytes(), &[0, ty.code()]]);
         let (rows, next) = self.page_keys(CF, &prefix, after, limit, |_, _| Ok(true))?;
-        let ids = rows
-            .iter()
-            .map(|(rest, _)| keys::id_from(&rest[rest.len().saturating_sub(keys::ID_LEN)..]))
-            .collect::<Result<Vec<_>>>()?;
-        Ok(Page {
-            items: self.items(&ids)?,
-            next,
-        })
+        self.page_of_rows(&rows, next)
     }
 }
 

@@ -209,23 +209,13 @@ impl ReadModels {
             prefix.push(ty.code());
         }
         let (rows, next) = self.page_keys(BACKLINKS_CF, &prefix, after, limit, |_, _| Ok(true))?;
-        let ids = rows
-            .iter()
-            .map(|(rest, _)| keys::id_from(&rest[rest.len().saturating_sub(keys::ID_LEN)..]))
-            .collect::<Result<Vec<_>>>()?;
         let total = self
             .linked_counts(target)?
             .into_iter()
             .filter(|c| c.field == field && ty.is_none_or(|t| t == c.ty))
             .map(|c| c.count)
             .sum();
-        Ok((
-            Page {
-                items: self.items(&ids)?,
-                next,
-            },
-            total,
-        ))
+        Ok((self.page_of_rows(&rows, next)?, total))
     }
 
     /// Every item pointing at `target`, optionally only through `field` and only of type `ty`.

@@ -100,14 +100,7 @@ impl ReadModels {
         let (rows, next) = self.page_keys(CF, &prefix, after, limit, |_, value| {
             Ok(want.is_none_or(|code| value.first() == Some(&code)))
         })?;
-        let ids = rows
-            .iter()
-            .map(|(pos, _)| keys::id_from(&pos[pos.len().saturating_sub(keys::ID_LEN)..]))
-            .collect::<Result<Vec<_>>>()?;
-        Ok(Page {
-            items: self.items(&ids)?,
-            next,
-        })
+        self.page_of_rows(&rows, next)
     }
 }
 

@@ -128,9 +128,7 @@ impl ReadModels {
                 if ids.len() == limit {
                     return Ok(false);
                 }
-                ids.push(keys::id_from(
-                    &rest[rest.len().saturating_sub(keys::ID_LEN)..],
-                )?);
+                ids.push(keys::trailing_id(rest)?);
                 Ok(true)
             },
         )?;
