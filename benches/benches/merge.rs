@@ -1,0 +1,189 @@
+//! Merge throughput through the whole write path: `Workflow::create_draft → put_item → submit →
+//! approve`, where approve appends the commit with fsync and waits until the projector's read
+//! models applied it. One and 32 concurrent reviewer threads each merge their own suggestion (one
+//! new `topic` with a unique slug, approved by a steward).
+//!
+//! `baseline_log_append` appends an equivalent one-change commit with `Log::append` at the same
+//! concurrency, without workflow or projector, so the figures can be read as ratios to the cost
+//! of the synced append alone in the same run. Throughput is in merges (commits) per second; each
+//! case runs on a fresh temporary store.
+//! Run with `cargo bench -p catalog-benches --bench merge`.
+
+use std::hint::black_box;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Barrier};
+use std::time::{Duration, Instant};
+
+use catalog_log_core::{Expect, Log, NewChange, NewCommit, Store};
+use catalog_projector::{Projector, ReadModels};
+use catalog_schemas::{Id, ItemType};
+use catalog_workflow::{Handle, NewAccount, Principal, PutItem, Scopes, Workflow};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use serde_json::{Value, json};
+use tempfile::TempDir;
+
+/// Concurrent reviewers (or appending threads for the baseline).
+const THREADS: [usize; 2] = [1, 32];
+
+/// Slugs must be unique across every merge in a store (the `paths` check refuses a second
+/// `/topics/<slug>`), and criterion calls a case's routine many times on one store.
+static NEXT_SLUG: AtomicU64 = AtomicU64::new(0);
+
+fn next_slug() -> String {
+    format!("bench-topic-{}", NEXT_SLUG.fetch_add(1, Ordering::Relaxed))
+}
+
+fn topic_data(slug: &str) -> Value {
+    json!({ "name": { "he": "נושא", "en": slug }, "slug": slug })
+}
+
+/// A store with the log, the running projector and workflow, and a steward who both writes and
+/// approves (a steward may approve any suggestion, so permissions never refuse).
+struct Fixture {
+    wf: Workflow,
+    steward: Principal,
+    /// Kept so the projector's worker runs for the whole case.
+    _projector: Projector,
+    _store: Store,
+    _dir: TempDir,
+}
+
+fn fresh_workflow() -> Fixture {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let mut cfs = catalog_projector::column_families();
+    cfs.extend(catalog_workflow::column_families());
+    let store = Store::open(dir.path(), &cfs).expect("open store");
+    let log = Log::open(&store).expect("open log");
+    let projector = Projector::start(&store, &log).expect("start projector");
+    let read_models = ReadModels::new(&store);
+    let wf = Workflow::open(&store, &log, &projector, &read_models).expect("open workflow");
+    let handle = Handle::parse("steward").expect("handle");
+    wf.add_account(NewAccount {
+        handle: handle.clone(),
+        name: "Bench steward".into(),
+        steward: true,
+        trusted: false,
+        password: None,
+    })
+    .expect("add steward");
+    let (_, token) = wf
+        .create_token(&handle, "bench", Scopes::READ_WRITE, None)
+        .expect("create token");
+    let steward = wf.authenticate_token(&token).expect("authenticate");
+    Fixture {
+        wf,
+        steward,
+        _projector: projector,
+        _store: store,
+        _dir: dir,
+    }
+}
+
+/// One reviewer's whole merge of one new topic.
+fn merge_one(wf: &Workflow, steward: &Principal) {
+    let slug = next_slug();
+    let id = wf
+        .create_draft(steward, "add a topic", None)
+        .expect("create draft")
+        .id;
+    let put = PutItem {
+        id: None,
+        ty: Some(ItemType::Topic),
+        data: Some(topic_data(&slug)),
+    };
+    wf.put_item(steward, id, put).expect("put item");
+    wf.submit(steward, id).expect("submit");
+    black_box(wf.approve(steward, id).expect("approve"));
+}
+
+/// The commit approving `merge_one`'s suggestion would append.
+fn topic_commit() -> NewCommit {
+    let slug = next_slug();
+    NewCommit {
+        message: "add a topic".into(),
+        merged_by: "steward".into(),
+        author: "steward".into(),
+        suggestion: None,
+        changes: vec![NewChange {
+            id: Id::random(),
+            ty: ItemType::Topic,
+            path: Some(format!("/topics/{slug}")),
+            data: Some(topic_data(&slug)),
+            merged_into: None,
+            expect: Expect::Absent,
+        }],
+    }
+}
+
+/// `threads` threads each run `work` `per_thread` times at once; answers the time from their
+/// common start until the last one finished.
+fn run_threads<F>(threads: usize, per_thread: u64, work: F) -> Duration
+where
+    F: Fn() + Clone + Send + 'static,
+{
+    let start = Arc::new(Barrier::new(threads + 1));
+    let handles: Vec<_> = (0..threads)
+        .map(|_| {
+            let start = start.clone();
+            let work = work.clone();
+            std::thread::spawn(move || {
+                start.wait();
+                for _ in 0..per_thread {
+                    work();
+                }
+            })
+        })
+        .collect();
+    start.wait();
+    let began = Instant::now();
+    for handle in handles {
+        handle.join().expect("bench thread");
+    }
+    began.elapsed()
+}
+
+fn merge(c: &mut Criterion) {
+    let mut group = c.benchmark_group("merge");
+    for threads in THREADS {
+        // One iteration = every thread merges (or appends) once.
+        group.throughput(Throughput::Elements(threads as u64));
+        group.bench_with_input(
+            BenchmarkId::new("baseline_log_append", threads),
+            &threads,
+            |b, &threads| {
+                let dir = tempfile::tempdir().expect("temporary directory");
+                let store = Store::open(dir.path(), &[]).expect("open store");
+                let log = Log::open(&store).expect("open log");
+                b.iter_custom(|iters| {
+                    let log = log.clone();
+                    run_threads(threads, iters, move || {
+                        black_box(log.append(topic_commit()).expect("append"));
+                    })
+                });
+            },
+        );
+        group.bench_with_input(
+            BenchmarkId::new("reviewers", threads),
+            &threads,
+            |b, &threads| {
+                let fixture = fresh_workflow();
+                b.iter_custom(|iters| {
+                    let wf = fixture.wf.clone();
+                    let steward = fixture.steward.clone();
+                    run_threads(threads, iters, move || merge_one(&wf, &steward))
+                });
+            },
+        );
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4));
+    targets = merge
+}
+criterion_main!(benches);
