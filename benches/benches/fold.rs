@@ -16,7 +16,10 @@ use std::time::Duration;
 use catalog_log_core::{Expect, Log, NewChange, NewCommit, Seq, Store};
 use catalog_projector::{Folder, column_families};
 use catalog_schemas::{Id, ItemType};
-use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{
+    BatchSize, BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main,
+};
 use serde_json::{Value, json};
 
 /// A log in a temporary directory.
@@ -150,6 +153,23 @@ fn scan_all(log: &Log) -> usize {
         .sum()
 }
 
+/// The pair every group measures on one log: reading it (the baseline) and folding it fresh.
+fn fold_against_scan(group: &mut BenchmarkGroup<'_, WallTime>, name: &str, log: &Log) {
+    group.bench_function("baseline_log_scan", |b| {
+        b.iter(|| black_box(scan_all(log)));
+    });
+    group.bench_function(name, |b| {
+        b.iter_batched(
+            fresh,
+            |(store, dir)| {
+                black_box(fold_all(&store, log));
+                (store, dir)
+            },
+            BatchSize::PerIteration,
+        );
+    });
+}
+
 fn fold_rate(c: &mut Criterion) {
     const CHANGES: usize = 5_000;
     let fixture = make_log(CHANGES, 10);
@@ -157,19 +177,7 @@ fn fold_rate(c: &mut Criterion) {
     group.throughput(Throughput::Elements(CHANGES as u64));
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(10));
-    group.bench_function("baseline_log_scan", |b| {
-        b.iter(|| black_box(scan_all(&fixture.log)));
-    });
-    group.bench_function("changes", |b| {
-        b.iter_batched(
-            fresh,
-            |(store, dir)| {
-                black_box(fold_all(&store, &fixture.log));
-                (store, dir)
-            },
-            BatchSize::PerIteration,
-        );
-    });
+    fold_against_scan(&mut group, "changes", &fixture.log);
     group.finish();
 }
 
@@ -181,19 +189,7 @@ fn rebuild_100k(c: &mut Criterion) {
     group.sample_size(10);
     group.warm_up_time(Duration::from_millis(1));
     group.measurement_time(Duration::from_secs(30));
-    group.bench_function("baseline_log_scan", |b| {
-        b.iter(|| black_box(scan_all(&fixture.log)));
-    });
-    group.bench_function("100k_items", |b| {
-        b.iter_batched(
-            fresh,
-            |(store, dir)| {
-                black_box(fold_all(&store, &fixture.log));
-                (store, dir)
-            },
-            BatchSize::PerIteration,
-        );
-    });
+    fold_against_scan(&mut group, "100k_items", &fixture.log);
     group.finish();
 }
 

@@ -5,9 +5,9 @@
 //! Run with `cargo bench -p catalog-benches --bench log_append`.
 
 use std::hint::black_box;
-use std::sync::{Arc, Barrier};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use catalog_benches::run_threads;
 use catalog_log_core::{Expect, Log, NewChange, NewCommit, Store};
 use catalog_schemas::{Id, ItemType};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -46,26 +46,11 @@ fn fresh_log() -> (TempDir, Log) {
 /// `writers` threads each append `per_writer` commits at once; returns the time from their
 /// common start until the last is acknowledged.
 fn run_writers(log: &Log, writers: usize, per_writer: u64) -> Duration {
-    let start = Arc::new(Barrier::new(writers + 1));
-    let handles: Vec<_> = (0..writers)
-        .map(|w| {
-            let log = log.clone();
-            let start = start.clone();
-            std::thread::spawn(move || {
-                start.wait();
-                for n in 0..per_writer {
-                    let commit = small_commit(w as u64 * per_writer + n);
-                    black_box(log.append(commit).expect("append"));
-                }
-            })
-        })
-        .collect();
-    start.wait();
-    let began = Instant::now();
-    for handle in handles {
-        handle.join().expect("writer thread");
-    }
-    began.elapsed()
+    let log = log.clone();
+    run_threads(writers, per_writer, move |w, n| {
+        let commit = small_commit(w as u64 * per_writer + n);
+        black_box(log.append(commit).expect("append"));
+    })
 }
 
 fn log_append(c: &mut Criterion) {

@@ -11,9 +11,9 @@
 
 use std::hint::black_box;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Barrier};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use catalog_benches::run_threads;
 use catalog_log_core::{Expect, Log, NewChange, NewCommit, Store};
 use catalog_projector::{Projector, ReadModels};
 use catalog_schemas::{Id, ItemType};
@@ -117,31 +117,6 @@ fn topic_commit() -> NewCommit {
 
 /// `threads` threads each run `work` `per_thread` times at once; answers the time from their
 /// common start until the last one finished.
-fn run_threads<F>(threads: usize, per_thread: u64, work: F) -> Duration
-where
-    F: Fn() + Clone + Send + 'static,
-{
-    let start = Arc::new(Barrier::new(threads + 1));
-    let handles: Vec<_> = (0..threads)
-        .map(|_| {
-            let start = start.clone();
-            let work = work.clone();
-            std::thread::spawn(move || {
-                start.wait();
-                for _ in 0..per_thread {
-                    work();
-                }
-            })
-        })
-        .collect();
-    start.wait();
-    let began = Instant::now();
-    for handle in handles {
-        handle.join().expect("bench thread");
-    }
-    began.elapsed()
-}
-
 fn merge(c: &mut Criterion) {
     let mut group = c.benchmark_group("merge");
     for threads in THREADS {
@@ -156,7 +131,7 @@ fn merge(c: &mut Criterion) {
                 let log = Log::open(&store).expect("open log");
                 b.iter_custom(|iters| {
                     let log = log.clone();
-                    run_threads(threads, iters, move || {
+                    run_threads(threads, iters, move |_, _| {
                         black_box(log.append(topic_commit()).expect("append"));
                     })
                 });
@@ -170,7 +145,7 @@ fn merge(c: &mut Criterion) {
                 b.iter_custom(|iters| {
                     let wf = fixture.wf.clone();
                     let steward = fixture.steward.clone();
-                    run_threads(threads, iters, move || merge_one(&wf, &steward))
+                    run_threads(threads, iters, move |_, _| merge_one(&wf, &steward))
                 });
             },
         );
