@@ -200,3 +200,68 @@ proptest! {
         prop_assert_eq!(body.plain_text(), paragraphs.iter().map(|p| p.trim_end()).collect::<Vec<_>>().join("\n\n"));
     }
 }
+
+fn arb_runs() -> impl Strategy<Value = Vec<Run>> {
+    proptest::collection::vec(arb_run(vec!["n1".to_owned(), "n2".to_owned()]), 0..8)
+}
+
+/// A mark name that is none of the six allowed ones.
+fn arb_bad_mark() -> impl Strategy<Value = String> {
+    "[a-z]{1,8}".prop_filter("not an allowed mark", |m| Mark::parse(m).is_none())
+}
+
+proptest! {
+    #[test]
+    fn runs_roundtrip_through_their_json(runs in arb_runs()) {
+        let value = runs_to_value(&runs);
+        let back = parse_runs(&value).unwrap();
+        prop_assert_eq!(&back, &runs);
+        prop_assert_eq!(runs_to_value(&back), value);
+    }
+
+    #[test]
+    fn a_mark_outside_the_six_is_refused_by_name(
+        runs in arb_runs(),
+        at in any::<proptest::sample::Index>(),
+        bad in arb_bad_mark(),
+    ) {
+        let mut value = runs_to_value(&runs);
+        let list = value.as_array_mut().unwrap();
+        let i = at.index(list.len() + 1);
+        list.insert(i, serde_json::json!({ "text": "x", "marks": ["b", bad] }));
+        let err = parse_runs(&value).unwrap_err();
+        prop_assert_eq!(
+            err,
+            SchemaError::Body {
+                at: format!("[{i}]"),
+                pointer: format!("/{i}"),
+                reason: format!("mark {:?} is not allowed", bad),
+            }
+        );
+    }
+
+    #[test]
+    fn an_href_of_another_kind_is_refused(
+        runs in arb_runs(),
+        scheme in proptest::sample::select(vec!["javascript:", "data:", "ftp://", "//", "mailto:"]),
+        rest in "[a-z]{1,8}",
+    ) {
+        let mut value = runs_to_value(&runs);
+        let list = value.as_array_mut().unwrap();
+        let href = format!("{scheme}{rest}");
+        list.push(serde_json::json!({ "text": "x", "href": href }));
+        let i = list.len() - 1;
+        let err = parse_runs(&value).unwrap_err();
+        let SchemaError::Body { pointer, .. } = err else {
+            return Err(TestCaseError::fail("not a body error"));
+        };
+        prop_assert_eq!(pointer, format!("/{i}/href"));
+    }
+
+    #[test]
+    fn random_json_runs_never_panic_and_what_passes_roundtrips(value in arb_json()) {
+        if let Ok(runs) = parse_runs(&value) {
+            prop_assert_eq!(parse_runs(&runs_to_value(&runs)).unwrap(), runs);
+        }
+    }
+}

@@ -11,12 +11,12 @@ pub const ID_PATTERN: &str = "^[cC][aA][tT]-[0-9A-Za-z-]+$";
 /// The shape of a date key; the calendar itself is checked by [`crate::DateKey::parse`] in the
 /// `dates` check.
 pub const DATE_KEY_PATTERN: &str = "^[0-9]{4}(-(0[1-9]|1[0-2]|06A|06B)(-[0-9]{2})?)?$";
-const ORDER_KEY_PATTERN: &str = "^[A-Za-z][0-9A-Za-z]*$";
-const SHA256_PATTERN: &str = "^[0-9a-f]{64}$";
-const SLUG_PATTERN: &str = "^[a-z0-9א-ת]+(-[a-z0-9א-ת]+)*$";
-const URL_PATTERN: &str = "^[hH][tT][tT][pP][sS]?://[^\\s/?#]+[^\\s]*$";
-const HANDLE_PATTERN: &str = "^[a-z0-9][a-z0-9_-]{1,38}$";
-const LANGUAGE_PATTERN: &str = "^[a-z]{2,3}(-[A-Za-z0-9]{1,8})*$";
+pub(crate) const ORDER_KEY_PATTERN: &str = "^[A-Za-z][0-9A-Za-z]*$";
+pub(crate) const SHA256_PATTERN: &str = "^[0-9a-f]{64}$";
+pub(crate) const SLUG_PATTERN: &str = "^[a-z0-9א-ת]+(-[a-z0-9א-ת]+)*$";
+pub(crate) const URL_PATTERN: &str = "^[hH][tT][tT][pP][sS]?://[^\\s/?#]+[^\\s]*$";
+pub(crate) const HANDLE_PATTERN: &str = "^[a-z0-9][a-z0-9_-]{1,38}$";
+pub(crate) const LANGUAGE_PATTERN: &str = "^[a-z]{2,3}(-[A-Za-z0-9]{1,8})*$";
 
 pub fn defs() -> Value {
     json!({

@@ -45,6 +45,15 @@ fn glue(parent: bool) -> Kind {
     }
 }
 
+/// Fields of which an item must hold at least one (a contents map points at a unit, or names the
+/// words its pages hold).
+pub fn at_least_one_of(ty: ItemType) -> &'static [&'static str] {
+    match ty {
+        ItemType::ContentsMap => &["unit", "label"],
+        _ => &[],
+    }
+}
+
 pub fn kind(ty: ItemType) -> Kind {
     match ty {
         ItemType::Set => Kind {
@@ -171,9 +180,13 @@ pub fn kind(ty: ItemType) -> Kind {
                     "required": ["from", "to"],
                     "additionalProperties": false
                 },
-                "unit": id()
+                "unit": id(),
+                "label": {
+                    "description": "what the pages hold when they are words of no unit (a preface, an index)",
+                    "$ref": "#/$defs/name"
+                }
             }),
-            required: &["publication", "pages", "unit"],
+            required: &["publication", "pages"],
             body: false,
         },
         ItemType::TextLayer => Kind {

@@ -47,7 +47,7 @@ fn build(ty: ItemType) -> Value {
     if let Value::Object(own) = kind.properties {
         properties.extend(own);
     }
-    json!({
+    let mut schema = json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": schema_id(ty),
         "title": ty.as_str(),
@@ -57,7 +57,20 @@ fn build(ty: ItemType) -> Value {
         "required": kind.required,
         "additionalProperties": true,
         "$defs": common::defs(),
-    })
+    });
+    let alternatives = kinds::at_least_one_of(ty);
+    if !alternatives.is_empty() {
+        schema["anyOf"] = alternatives
+            .iter()
+            .map(|field| json!({ "required": [field] }))
+            .collect();
+    }
+    schema
+}
+
+/// Whether a kind of item may carry words in `body`.
+pub fn has_body(ty: ItemType) -> bool {
+    kinds::kind(ty).body
 }
 
 fn schemas() -> &'static [Value] {
@@ -97,10 +110,7 @@ fn validator(ty: ItemType) -> Result<&'static Validator, SchemaError> {
 pub fn validate(ty: ItemType, data: &Value) -> Result<(), Vec<Violation>> {
     let mut out = Vec::new();
     match validator(ty) {
-        Ok(v) => out.extend(v.iter_errors(data).map(|e| Violation {
-            pointer: e.instance_path().as_str().to_owned(),
-            message: e.to_string(),
-        })),
+        Ok(v) => out.extend(v.iter_errors(data).map(|e| violation(ty, &e))),
         Err(e) => out.push(Violation {
             pointer: String::new(),
             message: e.to_string(),
@@ -148,6 +158,72 @@ pub fn validate(ty: ItemType, data: &Value) -> Result<(), Vec<Violation>> {
     }
     out.extend(deep);
     if out.is_empty() { Ok(()) } else { Err(out) }
+}
+
+/// One validator error in words a person can act on: a missing field is named at its own place
+/// (`/date`, not the object holding it), and the shapes this crate defines by pattern are
+/// described rather than quoted as regular expressions.
+fn violation(ty: ItemType, e: &jsonschema::ValidationError<'_>) -> Violation {
+    use jsonschema::error::ValidationErrorKind as K;
+    let at = e.instance_path().as_str().to_owned();
+    let shown = || {
+        let text = e.instance().to_string();
+        if text.chars().count() > 60 {
+            format!("{}…", text.chars().take(60).collect::<String>())
+        } else {
+            text
+        }
+    };
+    let (pointer, message) = match e.kind() {
+        K::Required { property } => {
+            let name = property.as_str().unwrap_or_default();
+            (
+                format!("{at}/{}", name.replace('~', "~0").replace('/', "~1")),
+                format!("{property} is missing: {} needs it", a(ty)),
+            )
+        }
+        K::AnyOf { .. } if at.is_empty() && !kinds::at_least_one_of(ty).is_empty() => {
+            let fields = kinds::at_least_one_of(ty);
+            (
+                format!("/{}", fields[0]),
+                format!("{} needs one of: {}", a(ty), fields.join(", ")),
+            )
+        }
+        K::FalseSchema => (at, format!("{} may not hold this field", a(ty))),
+        K::Pattern { pattern } => {
+            let what = match pattern.as_str() {
+                common::ID_PATTERN => "an id (cat- and 8 letters or digits)",
+                common::DATE_KEY_PATTERN => {
+                    "a date key (year, year-month or year-month-day, as 5784-06B-14)"
+                }
+                common::SLUG_PATTERN => "a slug (lowercase letters, digits, single hyphens)",
+                common::ORDER_KEY_PATTERN => "an order key (a letter, then letters and digits)",
+                common::SHA256_PATTERN => "a sha256 (64 lowercase hex digits)",
+                common::HANDLE_PATTERN => "a handle (lowercase letters, digits, _ and -)",
+                common::LANGUAGE_PATTERN => "a language tag (as he, en or en-US)",
+                common::URL_PATTERN => "a web address (http:// or https://)",
+                _ => "",
+            };
+            if what.is_empty() {
+                (at, e.to_string())
+            } else {
+                (at, format!("{} is not {what}", shown()))
+            }
+        }
+        _ => (at, e.to_string()),
+    };
+    Violation { pointer, message }
+}
+
+/// "a work", "an event".
+fn a(ty: ItemType) -> String {
+    let name = ty.as_str();
+    let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {name}")
 }
 
 fn body_violation(at: &str, e: SchemaError) -> Violation {

@@ -108,9 +108,63 @@ fn shared_fields_are_allowed_on_every_kind() {
 fn missing_required_fields_are_reported() {
     let violations = validate(ItemType::Event, &json!({"kind": "farbrengen"})).unwrap_err();
     assert_eq!(violations.len(), 2);
-    assert!(violations.iter().all(|v| v.pointer.is_empty()));
-    assert!(violations.iter().any(|v| v.message.contains("\"title\"")));
-    assert!(violations.iter().any(|v| v.message.contains("\"date\"")));
+    let mut got: Vec<&str> = violations.iter().map(|v| v.pointer.as_str()).collect();
+    got.sort();
+    assert_eq!(got, ["/date", "/title"]);
+    assert!(
+        violations
+            .iter()
+            .any(|v| v.message == "\"title\" is missing: an event needs it")
+    );
+}
+
+#[test]
+fn a_contents_map_names_a_unit_or_the_words_its_pages_hold() {
+    let mut data = example(ItemType::ContentsMap);
+    data.as_object_mut().unwrap().remove("unit");
+    let violations = validate(ItemType::ContentsMap, &data).unwrap_err();
+    assert_eq!(violations.len(), 1);
+    assert_eq!(violations[0].pointer, "/unit");
+    assert_eq!(
+        violations[0].message,
+        "a contents-map needs one of: unit, label"
+    );
+    data["label"] = json!({"he": "הקדמה", "en": "Preface"});
+    assert_eq!(validate(ItemType::ContentsMap, &data), Ok(()));
+    data["label"] = json!({"en": "Preface"});
+    assert_eq!(pointers(ItemType::ContentsMap, &data), ["/label/he"]);
+}
+
+#[test]
+fn patterns_are_described_not_quoted() {
+    let mut data = example(ItemType::Unit);
+    data["work"] = json!("work-1");
+    data["date"] = json!("5784-6");
+    let violations = validate(ItemType::Unit, &data).unwrap_err();
+    let message = |at: &str| {
+        violations
+            .iter()
+            .find(|v| v.pointer == at)
+            .map(|v| v.message.clone())
+            .unwrap()
+    };
+    assert_eq!(
+        message("/work"),
+        "\"work-1\" is not an id (cat- and 8 letters or digits)"
+    );
+    assert!(message("/date").starts_with("\"5784-6\" is not a date key"));
+}
+
+#[test]
+fn kinds_say_whether_they_hold_words() {
+    assert!(has_body(ItemType::Text));
+    assert!(has_body(ItemType::Unit));
+    assert!(!has_body(ItemType::Scan));
+    assert!(!has_body(ItemType::TextPage));
+    let mut data = example(ItemType::Scan);
+    data["body"] = json!("words");
+    let violations = validate(ItemType::Scan, &data).unwrap_err();
+    assert_eq!(violations[0].message, "a scan may not hold this field");
 }
 
 #[test]
