@@ -1,9 +1,10 @@
 //! The automatic checks a suggestion runs on submission and again at approval.
 //!
 //! Each check looks at every item of the suggestion as it will be and answers pass, warn or
-//! fail with a message a person can act on. A failing check never refuses a submission; a
-//! failing `schema`, `references` or `paths` check refuses the approval (see `merging`).
-//! `duplicates` only ever warns, so it never refuses anything.
+//! fail with a message a person can act on, naming the item and the field (a JSON Pointer into
+//! its data) of each problem. A failing check never refuses a submission; a failing `schema`,
+//! `references`, `dates` or `paths` check refuses the approval (see `merging`). `duplicates`
+//! only ever warns, so it never refuses anything.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -22,6 +23,8 @@ use crate::suggestions::{Items, SuggestedItem};
 
 /// At most this many problems are spelled out in one message; the rest are counted.
 const MAX_LISTED: usize = 5;
+/// At most this many problems are listed one by one in a check's `problems`.
+pub const MAX_PROBLEMS: usize = 100;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -34,11 +37,13 @@ pub enum CheckName {
 }
 
 impl CheckName {
-    /// Checks that must pass before a suggestion may be merged.
+    /// Checks that must pass before a suggestion may be merged. `dates` is among them because
+    /// a date key that is no day of the calendar would sit in the date indexes of the read
+    /// models; `paths` because two items would otherwise hold one path.
     pub fn blocks_merge(self) -> bool {
         matches!(
             self,
-            CheckName::Schema | CheckName::References | CheckName::Paths
+            CheckName::Schema | CheckName::References | CheckName::Dates | CheckName::Paths
         )
     }
 }
@@ -63,17 +68,58 @@ pub enum CheckStatus {
     Fail,
 }
 
-/// One check's verdict.
+/// One thing a check found: the item, the field (a JSON Pointer into its data) and what is wrong
+/// with it, in words a person can act on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Problem {
+    pub id: Id,
+    pub field: String,
+    pub message: String,
+}
+
+impl Problem {
+    pub(crate) fn new(id: Id, field: impl Into<String>, message: impl Into<String>) -> Problem {
+        Problem {
+            id,
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.field.is_empty() {
+            write!(f, "{}: {}", self.id, self.message)
+        } else {
+            write!(f, "{} at {}: {}", self.id, self.field, self.message)
+        }
+    }
+}
+
+/// One check's verdict. `id` and `field` name the first problem's item and field (both `None`
+/// when the check passes); `problems` lists each problem, the first [`MAX_PROBLEMS`] of them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Check {
     pub check: CheckName,
     pub status: CheckStatus,
     pub message: String,
+    #[serde(default)]
+    pub id: Option<Id>,
+    #[serde(default)]
+    pub field: Option<String>,
+    #[serde(default)]
+    pub problems: Vec<Problem>,
 }
 
 impl Check {
-    fn from_problems(check: CheckName, fails: Vec<String>, warns: Vec<String>, ok: &str) -> Check {
-        let (status, problems) = if !fails.is_empty() {
+    fn from_problems(
+        check: CheckName,
+        fails: Vec<Problem>,
+        warns: Vec<Problem>,
+        ok: &str,
+    ) -> Check {
+        let (status, mut problems) = if !fails.is_empty() {
             (CheckStatus::Fail, fails)
         } else if !warns.is_empty() {
             (CheckStatus::Warn, warns)
@@ -82,21 +128,28 @@ impl Check {
                 check,
                 status: CheckStatus::Pass,
                 message: ok.to_string(),
+                id: None,
+                field: None,
+                problems: Vec::new(),
             };
         };
         let mut message = problems
             .iter()
             .take(MAX_LISTED)
-            .cloned()
+            .map(ToString::to_string)
             .collect::<Vec<_>>()
             .join("; ");
         if problems.len() > MAX_LISTED {
             message.push_str(&format!("; and {} more", problems.len() - MAX_LISTED));
         }
+        problems.truncate(MAX_PROBLEMS);
         Check {
             check,
             status,
             message,
+            id: problems.first().map(|p| p.id),
+            field: problems.first().map(|p| p.field.clone()),
+            problems,
         }
     }
 
@@ -130,12 +183,7 @@ fn schema(items: &Items) -> Check {
     for (item, data) in kept(items) {
         if let Err(violations) = types::validate(item.ty, data) {
             for v in violations {
-                let at = if v.pointer.is_empty() {
-                    "/"
-                } else {
-                    &v.pointer
-                };
-                fails.push(format!("{} ({}) at {at}: {}", item.id, item.ty, v.message));
+                fails.push(Problem::new(item.id, v.pointer, v.message));
             }
         }
     }
@@ -153,10 +201,11 @@ fn references(wf: &Workflow, overlay: &Overlay<'_>) -> Result<Check> {
     let mut warns = Vec::new();
     for (item, data) in kept(items) {
         for field in refs::ref_fields(item.ty) {
-            for text in unreadable_ids(field, data) {
-                fails.push(format!(
-                    "{} {}: {text:?} is not an id",
-                    item.id, field.field
+            for (at, text) in unreadable_ids(field, data) {
+                fails.push(Problem::new(
+                    item.id,
+                    at,
+                    format!("{text:?} is not an id (cat- and 8 letters or digits)"),
                 ));
             }
         }
@@ -168,9 +217,10 @@ fn references(wf: &Workflow, overlay: &Overlay<'_>) -> Result<Check> {
                 } else {
                     "which does not exist"
                 };
-                fails.push(format!(
-                    "{} {} points at {target}, {why}",
-                    item.id, reference.field
+                fails.push(Problem::new(
+                    item.id,
+                    format!("/{}", reference.field),
+                    format!("points at {target}, {why}"),
                 ));
                 continue;
             };
@@ -181,11 +231,13 @@ fn references(wf: &Workflow, overlay: &Overlay<'_>) -> Result<Check> {
                 .unwrap_or(&[]);
             if !allowed.is_empty() && !allowed.contains(&ty) {
                 let names: Vec<&str> = allowed.iter().map(|t| t.as_str()).collect();
-                fails.push(format!(
-                    "{} {} points at {target}, a {ty}; it takes {}",
+                fails.push(Problem::new(
                     item.id,
-                    reference.field,
-                    names.join(" or ")
+                    format!("/{}", reference.field),
+                    format!(
+                        "points at {target}, a {ty}; it takes {}",
+                        names.join(" or ")
+                    ),
                 ));
             }
         }
@@ -207,9 +259,13 @@ fn references(wf: &Workflow, overlay: &Overlay<'_>) -> Result<Check> {
                 None => false,
             };
             if still_points {
-                warns.push(format!(
-                    "{id} is deleted but {} still points at it through {}",
-                    link.from, link.field
+                warns.push(Problem::new(
+                    id,
+                    "",
+                    format!(
+                        "is deleted but {} still points at it through {}",
+                        link.from, link.field
+                    ),
                 ));
             }
         }
@@ -222,18 +278,24 @@ fn references(wf: &Workflow, overlay: &Overlay<'_>) -> Result<Check> {
     ))
 }
 
-/// The strings in a reference field that cannot be read as ids (the references list skips them).
-fn unreadable_ids(field: &RefField, data: &Value) -> Vec<String> {
-    let values: Vec<&Value> = match data.get(field.field) {
-        Some(Value::Array(list)) if field.many => list.iter().collect(),
-        Some(value) if !field.many => vec![value],
+/// The strings in a reference field that cannot be read as ids (the references list skips
+/// them), each with its JSON Pointer.
+fn unreadable_ids(field: &RefField, data: &Value) -> Vec<(String, String)> {
+    let at = format!("/{}", field.field);
+    let values: Vec<(String, &Value)> = match data.get(field.field) {
+        Some(Value::Array(list)) if field.many => list
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (format!("{at}/{i}"), v))
+            .collect(),
+        Some(value) if !field.many => vec![(at, value)],
         _ => Vec::new(),
     };
     values
         .into_iter()
-        .filter_map(Value::as_str)
-        .filter(|text| Id::parse(text).is_err())
-        .map(str::to_string)
+        .filter_map(|(at, v)| v.as_str().map(|text| (at, text)))
+        .filter(|(_, text)| Id::parse(text).is_err())
+        .map(|(at, text)| (at, text.to_string()))
         .collect()
 }
 
@@ -242,7 +304,7 @@ fn dates(items: &Items) -> Check {
     for (item, data) in kept(items) {
         for (pointer, parsed) in types::dates(item.ty, data) {
             if let Err(e) = parsed {
-                fails.push(format!("{} at {pointer}: {e}", item.id));
+                fails.push(Problem::new(item.id, pointer, e.to_string()));
             }
         }
     }

@@ -20,6 +20,7 @@ use std::collections::BTreeMap;
 use catalog_schemas::{Id, ItemType};
 use serde_json::Value;
 
+use crate::checks::Problem;
 use crate::error::Result;
 use crate::service::Workflow;
 use crate::suggestions::Items;
@@ -48,6 +49,8 @@ impl NormalName {
 
 /// What one item is compared by.
 struct Fingerprint {
+    /// `/name` or `/title`: where the name was read from.
+    name_field: &'static str,
     name: NormalName,
     /// The key fields as (field, value); fields not set read as `null`, so two items that both
     /// lack one agree on it.
@@ -56,13 +59,25 @@ struct Fingerprint {
 
 impl Fingerprint {
     fn of(ty: ItemType, data: &Value) -> Option<Fingerprint> {
-        let name = data.get("name").or_else(|| data.get("title"))?;
+        let (name_field, name) = match data.get("name") {
+            Some(name) => ("/name", name),
+            None => ("/title", data.get("title")?),
+        };
         let name = normal_name(name)?;
         let keys = key_fields(ty)
             .iter()
             .map(|&field| (field, key_value(field, data.get(field))))
             .collect();
-        Some(Fingerprint { name, keys })
+        Some(Fingerprint {
+            name_field,
+            name,
+            keys,
+        })
+    }
+
+    /// The field a warning points at: the name, which is what a person would change.
+    fn field(&self) -> &'static str {
+        self.name_field
     }
 
     fn matches(&self, other: &Fingerprint) -> bool {
@@ -197,7 +212,7 @@ pub(crate) fn warnings(
     wf: &Workflow,
     items: &Items,
     planned: &BTreeMap<Id, Option<String>>,
-) -> Result<Vec<String>> {
+) -> Result<Vec<Problem>> {
     let mut by_type: BTreeMap<ItemType, Vec<(Id, Fingerprint)>> = BTreeMap::new();
     for item in items.values() {
         if let Some(fp) = item.data.as_ref().and_then(|d| Fingerprint::of(item.ty, d)) {
@@ -214,9 +229,13 @@ pub(crate) fn warnings(
                         .cloned()
                         .flatten()
                         .map_or_else(|| "no path".to_string(), |p| format!("to be at {p}"));
-                    warns.push(format!(
-                        "{id} ({ty}) has the same {} as {other} of this suggestion ({at})",
-                        fp.fields()
+                    warns.push(Problem::new(
+                        *id,
+                        fp.field(),
+                        format!(
+                            "this {ty} has the same {} as {other} of this suggestion ({at})",
+                            fp.fields()
+                        ),
                     ));
                 }
             }
@@ -242,10 +261,14 @@ pub(crate) fn warnings(
                         .path
                         .as_deref()
                         .map_or_else(|| "no path".to_string(), |p| format!("at {p}"));
-                    warns.push(format!(
-                        "{id} ({ty}) has the same {} as {} ({at})",
-                        fp.fields(),
-                        stored.id
+                    warns.push(Problem::new(
+                        *id,
+                        fp.field(),
+                        format!(
+                            "this {ty} has the same {} as {} ({at})",
+                            fp.fields(),
+                            stored.id
+                        ),
                     ));
                 }
             }

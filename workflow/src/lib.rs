@@ -24,8 +24,13 @@
 //! - `principal`: who is asking ([`Principal`], [`Via`], [`Scopes`]).
 //! - `secrets`: random secrets, sha256 and argon2id.
 //! - `suggestions`: suggestion records; draft, put item, submit, quick fix, withdraw.
-//! - `checks`: the automatic checks (schema, references, dates, paths).
-//! - `permissions`: who may approve (stewards, keepers of the touched sets).
+//! - `checks`: the automatic checks (schema, references, dates, duplicates, paths).
+//! - `permissions`: who may approve (stewards, keepers of the touched sets) and look over live
+//!   line fixes.
+//! - `words`: words changes (edit, add, remove, start a segment of an item's body).
+//! - `contents_map`: pages of a publication mapped to a unit, a new unit, or words.
+//! - `live`: trusted line fixes in open sets merged at once, and their post-review.
+//! - `main_item`: reading an item of main that a request names.
 //! - `listing`: the suggestion list (filters, newest-first pages, open and closed counts).
 //! - `merging`: approval into one commit, conflicts, send back, crash reconciliation.
 //! - `paths`: readable paths of a suggestion's items and their collisions.
@@ -38,12 +43,15 @@
 mod accounts;
 mod checks;
 mod clock;
+mod contents_map;
 pub mod demo;
 mod duplicates;
 mod error;
 mod handle;
 mod kv;
 mod listing;
+mod live;
+mod main_item;
 mod merging;
 mod overlay;
 mod paths;
@@ -54,10 +62,12 @@ mod service;
 mod sessions;
 mod suggestions;
 mod tokens;
+mod words;
 
 pub use accounts::{Account, AccountId, NewAccount};
-pub use checks::{Check, CheckName, CheckStatus};
+pub use checks::{Check, CheckName, CheckStatus, MAX_PROBLEMS, Problem};
 pub use clock::{Clock, ManualClock, SystemClock, Timestamp};
+pub use contents_map::{ContentsMapRequest, NewUnit, PageRange, PageScheme};
 pub use error::{Conflict, Error, Result};
 pub use handle::Handle;
 pub use listing::{ListFilter, Listed, StateCounts, StateFilter, SuggestionPage};
@@ -68,6 +78,7 @@ pub use suggestions::{
     SuggestionId, SuggestionView, ThreadNumber,
 };
 pub use tokens::{NewToken, TOKEN_PREFIX, TokenId, TokenInfo};
+pub use words::{WordsChange, WordsOp};
 
 /// The column families workflow keeps its state in; pass them to `Store::open`.
 pub fn column_families() -> Vec<&'static str> {

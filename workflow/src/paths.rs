@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use catalog_schemas::{Id, ItemType, paths::path_for};
 
+use crate::checks::Problem;
 use crate::error::Result;
 use crate::overlay::Overlay;
 use crate::service::Workflow;
@@ -16,8 +17,8 @@ use crate::suggestions::{Items, SuggestedItem};
 pub(crate) struct PathPlan {
     /// Every item of the suggestion; `None` for deleted items and items without a path.
     pub paths: BTreeMap<Id, Option<String>>,
-    /// One line per path claimed twice.
-    pub clashes: Vec<String>,
+    /// One problem per path claimed twice, on the item that claimed it second.
+    pub clashes: Vec<Problem>,
 }
 
 struct Claims<'a> {
@@ -75,6 +76,15 @@ impl Claims<'_> {
     }
 }
 
+/// The field a path is made from, which is what to change when two items claim one path.
+fn path_field(ty: ItemType) -> &'static str {
+    match ty {
+        ItemType::Unit => "/position",
+        ItemType::Event => "/date",
+        _ => "/slug",
+    }
+}
+
 /// Paths for every item of the suggestion. Items that move away or are deleted are settled
 /// first so their old paths are free for the rest; existing events keep their numbers before
 /// new events are numbered after them.
@@ -101,9 +111,10 @@ pub(crate) fn plan(wf: &Workflow, overlay: &Overlay<'_>, items: &Items) -> Resul
     for item in order {
         let (path, holder) = claims.place(overlay, item)?;
         if let (Some(path), Some(holder)) = (&path, holder) {
-            plan.clashes.push(format!(
-                "{} wants the path {path}, which {holder} holds",
-                item.id
+            plan.clashes.push(Problem::new(
+                item.id,
+                path_field(item.ty),
+                format!("wants the path {path}, which {holder} holds"),
             ));
         }
         plan.paths.insert(item.id, path);

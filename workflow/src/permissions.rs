@@ -1,8 +1,10 @@
-//! Who may approve a suggestion.
+//! Who may approve a suggestion, and who may look over a live line fix afterwards.
 //!
 //! Stewards may approve anything, their own suggestions included. Anyone else must keep every
 //! set the suggestion touches (the handles in each set item's `data.keepers`), may not approve
-//! their own suggestion, and may not approve changes to sets or schemas.
+//! their own suggestion, and may not approve changes to sets or schemas. The one exception is a
+//! trusted person's line fix in sets that are all `open`: its author merges it at once (see
+//! `live`), and the keepers look it over afterwards.
 
 use std::collections::BTreeSet;
 
@@ -12,7 +14,7 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::overlay::Overlay;
 use crate::principal::Principal;
-use crate::suggestions::Suggestion;
+use crate::suggestions::{PostReview, Status, Suggestion};
 
 /// Types whose changes only a steward may approve.
 fn steward_only(ty: ItemType) -> bool {
@@ -74,6 +76,15 @@ pub(crate) fn check_may_approve(
     if principal.steward {
         return Ok(());
     }
+    // A line fix being merged live: marked pending by `live` just before it approves.
+    if suggestion.status == Status::Open
+        && suggestion.post_review == Some(PostReview::Pending)
+        && principal.handle == suggestion.author
+        && principal.trusted
+        && open_sets_only(overlay)?
+    {
+        return Ok(());
+    }
     if principal.handle == suggestion.author {
         return Err(Error::Forbidden(format!(
             "@{} cannot approve their own suggestion {}: a keeper or a steward must",
@@ -89,10 +100,66 @@ pub(crate) fn check_may_approve(
             )));
         }
     }
+    require_keeper_of_all(principal, suggestion, overlay, "approve it")
+}
+
+/// True when the suggestion touches at least one set, changes no set or schema, and every set
+/// it touches has `policy: open`.
+pub(crate) fn open_sets_only(overlay: &Overlay<'_>) -> Result<bool> {
+    for item in overlay.items().values() {
+        let main_ty = overlay.main(item.id)?.map(|(ty, _)| ty);
+        if steward_only(item.ty) || main_ty.is_some_and(steward_only) {
+            return Ok(false);
+        }
+    }
+    let sets = touched_sets(overlay)?;
+    if sets.is_empty() {
+        return Ok(false);
+    }
+    for set in sets {
+        let open = match overlay.main(set)? {
+            Some((ItemType::Set, data)) => {
+                data.get("policy").and_then(Value::as_str) == Some("open")
+            }
+            _ => false,
+        };
+        if !open {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Refuses with `Forbidden` unless `principal` may mark a live line fix looked over: a steward,
+/// or a keeper of every set it touches who is not its author.
+pub(crate) fn check_may_post_review(
+    principal: &Principal,
+    suggestion: &Suggestion,
+    overlay: &Overlay<'_>,
+) -> Result<()> {
+    principal.require_write()?;
+    if principal.steward {
+        return Ok(());
+    }
+    if principal.handle == suggestion.author {
+        return Err(Error::Forbidden(format!(
+            "@{} cannot look over their own line fix {}: a keeper or a steward must",
+            principal.handle, suggestion.id
+        )));
+    }
+    require_keeper_of_all(principal, suggestion, overlay, "look it over")
+}
+
+fn require_keeper_of_all(
+    principal: &Principal,
+    suggestion: &Suggestion,
+    overlay: &Overlay<'_>,
+    what: &str,
+) -> Result<()> {
     let sets = touched_sets(overlay)?;
     if sets.is_empty() {
         return Err(Error::Forbidden(format!(
-            "suggestion {} touches items in no set: only a steward may approve it",
+            "suggestion {} touches items in no set: only a steward may {what}",
             suggestion.id
         )));
     }

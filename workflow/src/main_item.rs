@@ -1,0 +1,66 @@
+//! Reading one item of main that a request names, with the answers a person needs when it is
+//! not there or not the kind the request wants.
+
+use catalog_log_core::Rev;
+use catalog_projector::Lookup;
+use catalog_schemas::{Id, ItemType};
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+use crate::overlay::stored_data;
+use crate::service::Workflow;
+
+/// An item as main has it now.
+#[derive(Debug, Clone)]
+pub(crate) struct MainItem {
+    pub id: Id,
+    pub ty: ItemType,
+    pub rev: Rev,
+    pub path: Option<String>,
+    pub data: Value,
+}
+
+impl MainItem {
+    /// Its path when it has one, else its id: how a title or message names it.
+    pub fn shown(&self) -> String {
+        self.path.clone().unwrap_or_else(|| self.id.to_string())
+    }
+
+    /// The set ids its data names in `sets`, as written.
+    pub fn sets(&self) -> Option<Value> {
+        self.data.get("sets").cloned()
+    }
+}
+
+impl Workflow {
+    /// The item `id` of main; `NotFound` when it is missing, deleted or merged away.
+    pub(crate) fn main_item(&self, id: Id) -> Result<MainItem> {
+        match self.inner.read_models.item(id)? {
+            Lookup::Found(stored) => Ok(MainItem {
+                id,
+                ty: stored.ty,
+                rev: stored.rev,
+                path: stored.path.clone(),
+                data: stored_data(&stored)?,
+            }),
+            Lookup::Merged { into } => {
+                Err(Error::NotFound(format!("item {id} was merged into {into}")))
+            }
+            Lookup::Deleted => Err(Error::NotFound(format!("item {id} was deleted"))),
+            Lookup::Missing => Err(Error::NotFound(format!("no item {id}"))),
+        }
+    }
+
+    /// The item `id` of main, which the request's `field` says is a `ty`; `BadRequest` when it
+    /// is another kind of item.
+    pub(crate) fn main_item_of(&self, field: &str, id: Id, ty: ItemType) -> Result<MainItem> {
+        let item = self.main_item(id)?;
+        if item.ty != ty {
+            return Err(Error::BadRequest(format!(
+                "{field}: {id} is a {}, not a {ty}",
+                item.ty
+            )));
+        }
+        Ok(item)
+    }
+}
