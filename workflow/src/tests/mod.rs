@@ -5,6 +5,7 @@ mod demo;
 mod duplicates;
 mod listing;
 mod suggestions;
+mod words;
 
 use std::sync::Arc;
 
