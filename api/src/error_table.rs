@@ -44,8 +44,14 @@ pub(crate) fn workflow(e: &catalog_workflow::Error, message: String) -> Mapped {
             conflicts: Some(serde_json::to_value(list).unwrap_or_default()),
             ..Mapped::user(StatusCode::CONFLICT, "conflict", message)
         },
+        // The checks that refused it: each names its item and field.
         E::Invalid { checks, .. } => Mapped {
-            detail: Some(json!({ "checks": checks })),
+            detail: Some(json!({
+                "checks": checks
+                    .iter()
+                    .filter(|c| c.status == catalog_workflow::CheckStatus::Fail)
+                    .collect::<Vec<_>>()
+            })),
             ..Mapped::user(StatusCode::UNPROCESSABLE_ENTITY, "invalid", message)
         },
         E::Log(inner) => log_core(inner, message),

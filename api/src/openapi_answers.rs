@@ -90,6 +90,8 @@ pub(crate) enum SuggestionStatus {
 pub(crate) enum SuggestionKind {
     Edit,
     QuickFix,
+    Words,
+    ContentsMap,
 }
 
 /// Whether a suggestion merged without review still waits for a look afterwards.
@@ -119,12 +121,29 @@ pub(crate) enum CheckStatus {
     Fail,
 }
 
+/// One problem a check found.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct CheckProblem {
+    /// The item.
+    id: String,
+    /// A JSON Pointer into the item's data (`/date`, `/body`); empty for the whole item.
+    field: String,
+    message: String,
+}
+
 /// One check's verdict.
 #[derive(Serialize, ToSchema)]
 pub(crate) struct Check {
     check: CheckName,
     status: CheckStatus,
+    /// What was found, in words a person can act on (the first few problems).
     message: String,
+    /// The item of the first problem; `null` when the check passes.
+    id: Option<String>,
+    /// The field of the first problem, a JSON Pointer into the item's data.
+    field: Option<String>,
+    /// Each problem (at most 100).
+    problems: Vec<CheckProblem>,
 }
 
 /// A suggestion record.

@@ -15,6 +15,15 @@ pub struct Conflict {
     pub suggestion: Option<serde_json::Value>,
 }
 
+/// ": first at cat-x /body/versions/he/segments/p2/text", naming where to look.
+fn first_clash(conflicts: &[Conflict]) -> String {
+    match conflicts.first() {
+        Some(c) if c.field.is_empty() => format!(": first at {}", c.id),
+        Some(c) => format!(": first at {} {}", c.id, c.field),
+        None => String::new(),
+    }
+}
+
 /// Everything workflow can fail with. The first group is the caller's doing and is shown to them;
 /// the second is ours and is only logged.
 #[derive(Debug, thiserror::Error)]
@@ -30,7 +39,7 @@ pub enum Error {
     /// The suggestion is not in a state for the operation.
     #[error("{0}")]
     State(String),
-    #[error("the suggestion clashes with main on {} item(s)", .0.len())]
+    #[error("the suggestion clashes with main on {} item(s){}", .0.len(), first_clash(.0))]
     Conflict(Vec<Conflict>),
     /// Approval refused because a blocking check fails.
     #[error("{message}")]

@@ -1,5 +1,6 @@
-//! The write path: drafts, their items, submitting, approving, quick fixes, and reading one
-//! suggestion. Every change to the catalog arrives through here as a suggestion.
+//! The write path: drafts, their items, submitting, approving, quick fixes, words changes,
+//! contents maps, post-review, and reading one suggestion. Every change to the catalog arrives
+//! through here as a suggestion.
 
 use axum::extract::State;
 use axum::http::{StatusCode, Uri};
@@ -20,7 +21,9 @@ use crate::state::AppState;
 
 use listing::{ListQuery, SUGGESTIONS_LIMIT, SuggestionList};
 
+mod contents_map;
 mod listing;
+mod words;
 
 pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -33,13 +36,16 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(send_back))
         .routes(routes!(withdraw))
         .routes(routes!(review))
+        .routes(routes!(post_review))
+        .merge(words::router())
+        .merge(contents_map::router())
 }
 
 fn suggestion_id(raw: &str) -> Result<SuggestionId, ApiError> {
     Ok(SuggestionId(extract::number("suggestion id", raw, 1)?))
 }
 
-fn written<T: serde::Serialize>(value: &T, status: StatusCode) -> Result<Answer, ApiError> {
+pub(super) fn written<T: serde::Serialize>(value: &T, status: StatusCode) -> Result<Answer, ApiError> {
     Ok(Answer::json(value)?
         .status(status)
         .cache(CacheClass::NoStore))
@@ -150,6 +156,12 @@ transition!(
     "/v1/suggestions/{id}/send-back",
     send_back,
     "Sends a suggestion back to its author for changes."
+);
+transition!(
+    post_review,
+    "/v1/suggestions/{id}/post-review",
+    post_review,
+    "Marks a live line fix looked over (`post_review` pending → done): keepers of the touched sets, or stewards."
 );
 transition!(
     withdraw,
