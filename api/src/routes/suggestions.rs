@@ -45,7 +45,10 @@ fn suggestion_id(raw: &str) -> Result<SuggestionId, ApiError> {
     Ok(SuggestionId(extract::number("suggestion id", raw, 1)?))
 }
 
-pub(super) fn written<T: serde::Serialize>(value: &T, status: StatusCode) -> Result<Answer, ApiError> {
+pub(super) fn written<T: serde::Serialize>(
+    value: &T,
+    status: StatusCode,
+) -> Result<Answer, ApiError> {
     Ok(Answer::json(value)?
         .status(status)
         .cache(CacheClass::NoStore))

@@ -30,9 +30,13 @@ fn trusted(h: &Harness, handle: &str) -> Principal {
         password: None,
     })
     .unwrap();
-    let (_, token) = h
-        .wf
-        .create_token(&Handle::parse(handle).unwrap(), "t", Scopes::READ_WRITE, None)
+    let (_, token) =
+        h.wf.create_token(
+            &Handle::parse(handle).unwrap(),
+            "t",
+            Scopes::READ_WRITE,
+            None,
+        )
         .unwrap();
     h.wf.authenticate_token(&token).unwrap()
 }
@@ -126,12 +130,24 @@ fn a_trusted_line_fix_in_an_open_set_is_live_at_once_and_waits_for_its_look() {
 
     // Its author cannot mark their own fix looked over; a plain editor is no keeper.
     let wf = &o.h.wf;
-    assert!(matches!(wf.post_review(&o.trusted, s.id), Err(Error::Forbidden(_))));
-    assert!(matches!(wf.post_review(&o.editor, s.id), Err(Error::Forbidden(_))));
+    assert!(matches!(
+        wf.post_review(&o.trusted, s.id),
+        Err(Error::Forbidden(_))
+    ));
+    assert!(matches!(
+        wf.post_review(&o.editor, s.id),
+        Err(Error::Forbidden(_))
+    ));
     let done = wf.post_review(&o.keeper, s.id).unwrap();
     assert_eq!(done.post_review, Some(PostReview::Done));
-    assert!(matches!(wf.post_review(&o.keeper, s.id), Err(Error::State(_))));
-    assert!(matches!(wf.post_review(&o.steward, s.id), Err(Error::State(_))));
+    assert!(matches!(
+        wf.post_review(&o.keeper, s.id),
+        Err(Error::State(_))
+    ));
+    assert!(matches!(
+        wf.post_review(&o.steward, s.id),
+        Err(Error::State(_))
+    ));
 }
 
 #[test]
@@ -146,25 +162,24 @@ fn other_people_sets_and_changes_are_reviewed_first() {
     let s = o.edit(&o.trusted, shut_text, "ב").unwrap();
     assert_eq!((s.status, s.post_review), (Status::Open, None));
     // Adding a segment is no line fix.
-    let s = o
-        .h
-        .wf
-        .words_change(
-            &o.trusted,
-            WordsChange {
-                entity_id: open_text,
-                change: WordsOp::Add,
-                version: "he".into(),
-                segment: Some("p1".into()),
-                text: Some(json!([{ "text": "עוד" }])),
-                before: None,
-                kind: None,
-                language: None,
-                title: Some("one more line".into()),
-                note: None,
-            },
-        )
-        .unwrap();
+    let s =
+        o.h.wf
+            .words_change(
+                &o.trusted,
+                WordsChange {
+                    entity_id: open_text,
+                    change: WordsOp::Add,
+                    version: "he".into(),
+                    segment: Some("p1".into()),
+                    text: Some(json!([{ "text": "עוד" }])),
+                    before: None,
+                    kind: None,
+                    language: None,
+                    title: Some("one more line".into()),
+                    note: None,
+                },
+            )
+            .unwrap();
     assert_eq!((s.status, s.post_review), (Status::Open, None));
     assert_eq!(s.title, "one more line");
     // An open suggestion waits for no post-review.
@@ -219,9 +234,15 @@ fn a_quick_fix_of_line_words_alone_is_a_line_fix() {
     assert_eq!(live.status, Status::Merged);
     assert_eq!(live.post_review, Some(PostReview::Pending));
     let reviewed = wf
-        .quick_fix(&o.trusted, fix(data("שתיים!", Some(("proofread", json!(1))))))
+        .quick_fix(
+            &o.trusted,
+            fix(data("שתיים!", Some(("proofread", json!(1))))),
+        )
         .unwrap();
-    assert_eq!((reviewed.status, reviewed.post_review), (Status::Open, None));
+    assert_eq!(
+        (reviewed.status, reviewed.post_review),
+        (Status::Open, None)
+    );
 }
 
 #[test]
@@ -345,12 +366,18 @@ fn a_contents_map_makes_a_new_unit_after_the_last_one() {
 fn dates_and_paths_failing_refuse_approval_with_each_problem_named() {
     let o = Open::new();
     let wf = &o.h.wf;
-    let id = wf.create_draft(&o.editor, "two clashing topics", None).unwrap().id;
+    let id = wf
+        .create_draft(&o.editor, "two clashing topics", None)
+        .unwrap()
+        .id;
     let a = wf
         .put_item(
             &o.editor,
             id,
-            new_item(ItemType::Topic, json!({ "name": { "he": "א" }, "slug": "same", "sets": [o.reviewed_set] })),
+            new_item(
+                ItemType::Topic,
+                json!({ "name": { "he": "א" }, "slug": "same", "sets": [o.reviewed_set] }),
+            ),
         )
         .unwrap()
         .id;
@@ -358,7 +385,10 @@ fn dates_and_paths_failing_refuse_approval_with_each_problem_named() {
         .put_item(
             &o.editor,
             id,
-            new_item(ItemType::Topic, json!({ "name": { "he": "ב" }, "slug": "same", "sets": [o.reviewed_set] })),
+            new_item(
+                ItemType::Topic,
+                json!({ "name": { "he": "ב" }, "slug": "same", "sets": [o.reviewed_set] }),
+            ),
         )
         .unwrap()
         .id;
@@ -378,7 +408,11 @@ fn dates_and_paths_failing_refuse_approval_with_each_problem_named() {
     let dates = check(CheckName::Dates);
     assert_eq!(dates.status, CheckStatus::Fail);
     assert_eq!((dates.id, dates.field.as_deref()), (Some(e), Some("/date")));
-    assert!(dates.message.contains("5785 is not a leap year"), "{}", dates.message);
+    assert!(
+        dates.message.contains("5785 is not a leap year"),
+        "{}",
+        dates.message
+    );
     let paths = check(CheckName::Paths);
     assert_eq!(paths.status, CheckStatus::Fail);
     assert_eq!(paths.field.as_deref(), Some("/slug"));
