@@ -67,9 +67,8 @@ pub use error::{Conflict, Error, Result};
 pub use handle::Handle;
 pub use issues::{
     ClosingSuggestion, EntityRef, Happened, Issue, IssueFilter, IssueId, IssuePage, IssueQuery,
-    IssueRights, IssueState, IssueStateFilter, IssueThread, Label, MAX_BODY_CHARS,
-    MAX_NOTE_CHARS, MAX_TITLE_CHARS, NewIssue, ReportKind, ShownIssue, StateReason,
-    TimelineEvent, WantedState,
+    IssueRights, IssueState, IssueStateFilter, IssueThread, Label, MAX_BODY_CHARS, MAX_NOTE_CHARS,
+    MAX_TITLE_CHARS, NewIssue, ReportKind, ShownIssue, StateReason, TimelineEvent, WantedState,
 };
 pub use listing::{ListFilter, Listed, StateCounts, StateFilter, SuggestionPage};
 pub use principal::{Principal, Scope, Scopes, Via};

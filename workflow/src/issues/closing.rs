@@ -42,7 +42,11 @@ impl Workflow {
 
     /// Closes, as completed, every open issue the merged `suggestion` fixes; `commit` is the
     /// commit that merged it (its time and merger are the closing's).
-    pub(crate) fn close_fixed_issues(&self, suggestion: &Suggestion, commit: &Commit) -> Result<()> {
+    pub(crate) fn close_fixed_issues(
+        &self,
+        suggestion: &Suggestion,
+        commit: &Commit,
+    ) -> Result<()> {
         let numbers = self.fixes_of(suggestion);
         if numbers.is_empty() {
             return Ok(());

@@ -104,7 +104,12 @@ impl Workflow {
         let mut counts = StateCounts::default();
         let mut more = false;
         // Keys are big-endian ids, so walking backwards is newest first.
-        for (_, issue) in self.kv().scan_prefix::<Issue>(ISSUES, b"")?.into_iter().rev() {
+        for (_, issue) in self
+            .kv()
+            .scan_prefix::<Issue>(ISSUES, b"")?
+            .into_iter()
+            .rev()
+        {
             if author.is_some_and(|a| issue.author != Some(a))
                 || !matches(filter, &issue)
                 || !self.may_read_issue(viewer, &issue)?
@@ -169,7 +174,10 @@ mod tests {
 
     #[test]
     fn a_hash_number_is_one_issue_and_the_rest_is_words() {
-        assert_eq!(IssueQuery::parse(" #12 "), IssueQuery::Number(ThreadNumber(12)));
+        assert_eq!(
+            IssueQuery::parse(" #12 "),
+            IssueQuery::Number(ThreadNumber(12))
+        );
         assert_eq!(
             IssueQuery::parse("12"),
             IssueQuery::Words(vec!["12".into()])

@@ -109,7 +109,10 @@ mod tests {
         assert_eq!(closed("This change Fixes #3."), [3]);
         assert_eq!(closed("closes: #4\nresolved:#5"), [4, 5]);
         assert_eq!(closed("(fixes #6)"), [6]);
-        assert!(closed("fixes#7").is_empty(), "a number glued to a word is no mention");
+        assert!(
+            closed("fixes#7").is_empty(),
+            "a number glued to a word is no mention"
+        );
         assert_eq!(closed("fixes #8 and Closes #8"), [8], "each number once");
     }
 

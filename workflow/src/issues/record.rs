@@ -233,7 +233,10 @@ mod tests {
             assert!(kind.title().en.is_some());
         }
         let err = "bug".parse::<ReportKind>().unwrap_err().to_string();
-        assert!(err.contains("\"bug\"") && err.contains("wrong-fact"), "{err}");
+        assert!(
+            err.contains("\"bug\"") && err.contains("wrong-fact"),
+            "{err}"
+        );
     }
 
     #[test]

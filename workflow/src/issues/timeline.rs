@@ -28,7 +28,11 @@ pub struct TimelineEvent {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "event", rename_all = "snake_case", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "event",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
 pub enum Happened {
     Opened,
     /// Closed by a person.

@@ -146,7 +146,10 @@ fn the_state_table_exactly() {
     let wf = &w.h.wf;
     let n = wf.open_issue(&w.editor, issue("t")).unwrap().issue.number;
     let set = |p: &Principal, s: WantedState| wf.set_issue_state(p, n, s, Some("why"));
-    assert!(matches!(set(&w.editor, WantedState::Open), Err(Error::State(_))));
+    assert!(matches!(
+        set(&w.editor, WantedState::Open),
+        Err(Error::State(_))
+    ));
     let closed = set(&w.editor, WantedState::Completed).unwrap().issue;
     assert_eq!(
         (closed.state, closed.state_reason),
@@ -180,7 +183,9 @@ fn the_state_table_exactly() {
             }
         ]
     ));
-    assert!(matches!(&timeline[1].what, Happened::Closed { note: Some(note), .. } if note == "why"));
+    assert!(
+        matches!(&timeline[1].what, Happened::Closed { note: Some(note), .. } if note == "why")
+    );
 
     let long = "n".repeat(2_001);
     assert!(matches!(
@@ -210,7 +215,11 @@ fn who_may_close_and_reopen() {
         .unwrap()
         .issue
         .number;
-    let loose = wf.open_issue(&w.editor, issue("loose")).unwrap().issue.number;
+    let loose = wf
+        .open_issue(&w.editor, issue("loose"))
+        .unwrap()
+        .issue
+        .number;
     let close = |p: &Principal, n| wf.set_issue_state(p, n, WantedState::Completed, None);
     assert!(matches!(close(&stranger, about), Err(Error::Forbidden(_))));
     assert!(matches!(close(&w.keeper, loose), Err(Error::Forbidden(_))));
@@ -218,7 +227,12 @@ fn who_may_close_and_reopen() {
     assert!(close(&w.steward, loose).is_ok());
     let thread = wf.issue_thread(Some(&w.editor), about).unwrap();
     assert!(!thread.rights.close && thread.rights.reopen);
-    assert!(!wf.issue_thread(Some(&stranger), about).unwrap().rights.reopen);
+    assert!(
+        !wf.issue_thread(Some(&stranger), about)
+            .unwrap()
+            .rights
+            .reopen
+    );
     assert!(!wf.issue_thread(None, about).unwrap().rights.reopen);
 }
 
@@ -266,7 +280,12 @@ fn private_issues_only_for_those_who_may_read_them() {
         wf.find_threads(None, "secret", 20).unwrap().is_empty(),
         "mention search hides it"
     );
-    assert_eq!(wf.find_threads(Some(&w.steward), "secret", 20).unwrap().len(), 1);
+    assert_eq!(
+        wf.find_threads(Some(&w.steward), "secret", 20)
+            .unwrap()
+            .len(),
+        1
+    );
 }
 
 #[test]
@@ -287,8 +306,16 @@ fn filters_counts_and_pages() {
         .unwrap()
         .issue
         .number;
-    let b = wf.open_issue(&w.keeper, issue("a wrong date")).unwrap().issue.number;
-    let c = wf.open_issue(&w.editor, issue("missing page")).unwrap().issue.number;
+    let b = wf
+        .open_issue(&w.keeper, issue("a wrong date"))
+        .unwrap()
+        .issue
+        .number;
+    let c = wf
+        .open_issue(&w.editor, issue("missing page"))
+        .unwrap()
+        .issue
+        .number;
     wf.set_issue_state(&w.editor, c, WantedState::NotPlanned, None)
         .unwrap();
     let list = |f: &IssueFilter| wf.list_issues(None, f, None, 50).unwrap();
@@ -323,7 +350,11 @@ fn filters_counts_and_pages() {
         query: IssueQuery::parse("BLURRED page"),
         ..all(IssueStateFilter::All)
     };
-    assert_eq!(numbers(&list(&words).items), [a.0], "words in the body count");
+    assert_eq!(
+        numbers(&list(&words).items),
+        [a.0],
+        "words in the body count"
+    );
     let number = IssueFilter {
         query: IssueQuery::parse(&format!("#{}", b.0)),
         ..all(IssueStateFilter::All)
@@ -336,7 +367,10 @@ fn filters_counts_and_pages() {
     let rest = wf.list_issues(None, &every, first.next, 2).unwrap();
     assert_eq!(numbers(&rest.items), [a.0]);
     assert!(rest.next.is_none());
-    assert_eq!(rest.counts, first.counts, "counts are the same on every page");
+    assert_eq!(
+        rest.counts, first.counts,
+        "counts are the same on every page"
+    );
 }
 
 #[test]
@@ -345,7 +379,11 @@ fn fixes_close_issues_when_the_suggestion_merges() {
     let wf = &w.h.wf;
     let one = wf.open_issue(&w.editor, issue("one")).unwrap().issue.number;
     let two = wf.open_issue(&w.editor, issue("two")).unwrap().issue.number;
-    let done = wf.open_issue(&w.editor, issue("done")).unwrap().issue.number;
+    let done = wf
+        .open_issue(&w.editor, issue("done"))
+        .unwrap()
+        .issue
+        .number;
     wf.set_issue_state(&w.editor, done, WantedState::NotPlanned, None)
         .unwrap();
     let (other, other_number) = open_suggestion(&w, "awe", "nothing to fix");
@@ -355,7 +393,11 @@ fn fixes_close_issues_when_the_suggestion_merges() {
     );
     let (s, s_number) = open_suggestion(&w, "joy", &text);
     let suggestion = wf.suggestion(s).unwrap().unwrap();
-    assert_eq!(wf.fixes_of(&suggestion), [one, done], "only issues; #two is mentioned");
+    assert_eq!(
+        wf.fixes_of(&suggestion),
+        [one, done],
+        "only issues; #two is mentioned"
+    );
 
     let view = wf.issue_thread(None, one).unwrap();
     assert_eq!(view.closing_suggestions.len(), 1);
@@ -370,7 +412,10 @@ fn fixes_close_issues_when_the_suggestion_merges() {
     let merged = wf.approve(&w.keeper, s).unwrap();
     let closed = wf.issue_thread(None, one).unwrap();
     assert_eq!(closed.issue.issue.state, IssueState::Closed);
-    assert_eq!(closed.issue.issue.state_reason, Some(StateReason::Completed));
+    assert_eq!(
+        closed.issue.issue.state_reason,
+        Some(StateReason::Completed)
+    );
     assert_eq!(closed.issue.issue.closed_by_suggestion, Some(s_number));
     assert_eq!(closed.issue.issue.closed_by, Some(w.keeper.handle.clone()));
     assert!(closed.timeline.iter().any(|e| matches!(
@@ -481,7 +526,11 @@ fn stores_made_before_the_index_are_indexed_on_open() {
     let t = reopened.thread(None, number).unwrap();
     assert_eq!(t.kind, ThreadKind::Suggestion);
     // The next number still follows on.
-    let next = reopened.open_issue(&w.editor, issue("next")).unwrap().issue.number;
+    let next = reopened
+        .open_issue(&w.editor, issue("next"))
+        .unwrap()
+        .issue
+        .number;
     assert_eq!(next.0, number.0 + 1);
 }
 
@@ -492,7 +541,11 @@ fn finding_threads_by_number_and_words() {
     // Numbers 2.. (the world's set took #1): fill to #12 so that "1" matches several.
     let mut made = Vec::new();
     for i in 0..11 {
-        let title = if i % 2 == 0 { "Scan of volume" } else { "date fix" };
+        let title = if i % 2 == 0 {
+            "Scan of volume"
+        } else {
+            "date fix"
+        };
         made.push(wf.open_issue(&w.editor, issue(title)).unwrap().issue.number);
     }
     assert_eq!(made.last().map(|n| n.0), Some(12));
@@ -503,7 +556,11 @@ fn finding_threads_by_number_and_words() {
             .map(|t| t.number.0)
             .collect()
     };
-    assert_eq!(found("#1", 20), [1, 12, 11, 10], "exact first, then by prefix");
+    assert_eq!(
+        found("#1", 20),
+        [1, 12, 11, 10],
+        "exact first, then by prefix"
+    );
     assert_eq!(found("1", 2), [1, 12]);
     assert_eq!(found("scan VOLUME", 3), [12, 10, 8]);
     assert_eq!(found("", 2), [12, 11]);
