@@ -439,6 +439,16 @@ fn fixes_close_issues_when_the_suggestion_merges() {
         Status::Open,
         "a suggestion named with fixes is not touched"
     );
+
+    // Reopened after the merge, it stays open when the store is opened again (the replay of
+    // the merge's commit finds its closings done).
+    wf.set_issue_state(&w.editor, done, WantedState::Open, None)
+        .unwrap();
+    let reopened = Workflow::open(&w.h.store, &w.h.log, &w.h.projector, &w.h.read_models).unwrap();
+    assert_eq!(
+        reopened.issue_thread(None, done).unwrap().issue.issue.state,
+        IssueState::Open
+    );
 }
 
 #[test]
