@@ -16,7 +16,7 @@ fn s() -> &'static Shared {
     static S: OnceLock<Shared> = OnceLock::new();
     S.get_or_init(|| {
         Shared::start_demo_with(|dir, extra| {
-            for role in ["author", "stranger", "keeper", "lister"] {
+            for role in ["author", "opener", "stranger", "keeper", "lister"] {
                 let handle = common::unique(role);
                 extra.insert(role.into(), dir.person(&handle, false));
                 extra.insert(format!("{role}-handle"), handle.clone());
@@ -156,8 +156,9 @@ async fn suggestions_and_issues_take_numbers_from_one_space() {
 
 #[tokio::test]
 async fn opening_holds_every_limit_at_its_edges() {
-    let me = s().token("author");
-    let mine = handle("author");
+    // An account only this test uses, so that its counts move only with this test.
+    let me = s().token("opener");
+    let mine = handle("opener");
     let before = count_by(&mine).await;
     let refused: Vec<Value> = vec![
         json!({ "title": "" }),
