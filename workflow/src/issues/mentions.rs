@@ -176,7 +176,8 @@ mod tests {
             tail in prop::sample::select(vec!["", ".", " and more", ")", ", see #1"]),
         ) {
             let text = format!("{lead}{k}{sep}#{n}{tail}");
-            prop_assert_eq!(closed_numbers(&text).first().copied(), Some(ThreadNumber(n)), "{}", text);
+            let first = closed_numbers(&text).first().copied();
+            prop_assert_eq!(first, Some(ThreadNumber(n)), "{}", text);
         }
 
         #[test]
@@ -190,7 +191,9 @@ mod tests {
         }
 
         #[test]
-        fn mentions_are_at_most_the_hashes_and_closing_ones_are_mentions(text in "[a-z #:0-9,.&\n]{0,80}") {
+        fn mentions_are_at_most_the_hashes_and_closing_ones_are_mentions(
+            text in "[a-z #:0-9,.&\n]{0,80}",
+        ) {
             let found = mentions(&text);
             prop_assert!(found.len() <= text.matches('#').count());
             for n in closed_numbers(&text) {
@@ -199,8 +202,11 @@ mod tests {
         }
 
         #[test]
-        fn every_number_written_plainly_is_found(numbers in prop::collection::vec(1u64..1_000_000, 0..8)) {
-            let text = numbers.iter().map(|n| format!("#{n}")).collect::<Vec<_>>().join(" ");
+        fn every_number_written_plainly_is_found(
+            numbers in prop::collection::vec(1u64..1_000_000, 0..8),
+        ) {
+            let text: Vec<String> = numbers.iter().map(|n| format!("#{n}")).collect();
+            let text = text.join(" ");
             let found: Vec<u64> = mentions(&text).into_iter().map(|m| m.number.0).collect();
             prop_assert_eq!(found, numbers);
         }
