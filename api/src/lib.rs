@@ -17,9 +17,10 @@
 //! - `ratelimit` — per-address and per-token request budgets.
 //! - `http` — answers and cache classes, the ETag/304 layer, identity (auth + rate limit)
 //!   with the `Reader`/`Writer`/`SiteSession` extractors, the access log.
-//! - `openapi` — the document's frame (title, version, security schemes) and answer shapes.
+//! - `openapi` — the document's frame (title, version, security schemes) and answer shapes;
+//!   `openapi_answers` and `openapi_issues` — shapes of answers serialised from lower crates.
 //! - `routes` — one module per area, each with `router()`: `about`, `entities`, `history`,
-//!   `lookup`, `browse`, `commits`, `suggestions`, `account`.
+//!   `lookup`, `browse`, `commits`, `suggestions`, `issues`, `threads`, `account`.
 
 mod cursor;
 mod error;
@@ -28,6 +29,7 @@ mod extract;
 mod http;
 mod openapi;
 mod openapi_answers;
+mod openapi_issues;
 mod ratelimit;
 mod routes;
 mod state;
@@ -92,6 +94,8 @@ fn cors() -> CorsLayer {
             header::RETRY_AFTER,
             HeaderName::from_static("ratelimit"),
             HeaderName::from_static("ratelimit-policy"),
+            HeaderName::from_static("deprecation"),
+            HeaderName::from_static("sunset"),
         ])
         .max_age(Duration::from_secs(86_400))
 }

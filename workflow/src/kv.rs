@@ -20,6 +20,9 @@ pub const ACCOUNT_TOKENS: &str = "wf_account_tokens";
 pub const SESSIONS: &str = "wf_sessions";
 pub const SUGGESTIONS: &str = "wf_suggestions";
 pub const SUGGESTION_ITEMS: &str = "wf_suggestion_items";
+pub const THREADS: &str = "wf_threads";
+pub const ISSUES: &str = "wf_issues";
+pub const ISSUE_EVENTS: &str = "wf_issue_events";
 pub const COUNTERS: &str = "wf_counters";
 pub const META: &str = "wf_meta";
 
@@ -33,6 +36,9 @@ pub const ALL: &[&str] = &[
     SESSIONS,
     SUGGESTIONS,
     SUGGESTION_ITEMS,
+    THREADS,
+    ISSUES,
+    ISSUE_EVENTS,
     COUNTERS,
     META,
 ];

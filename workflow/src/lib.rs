@@ -1,8 +1,8 @@
-//! catalog-workflow: people and suggestions.
+//! catalog-workflow: people, suggestions and issues.
 //!
 //! This crate owns the state that is not catalog data: accounts, API tokens and site sessions
-//! (who someone is and what they may do), and suggestions (proposed changes on their way to
-//! main). It keeps that state in the `wf_*` column families of the one RocksDB database the log
+//! (who someone is and what they may do), suggestions (proposed changes on their way to main),
+//! and issues (problems people report, which merged suggestions close). It keeps that state in the `wf_*` column families of the one RocksDB database the log
 //! lives in; none of it is ever written to the commit log or into editions. The one way it
 //! touches the catalog is by turning an approved suggestion into exactly one `NewCommit` for
 //! log-core, then waiting until the projector has applied it.
@@ -24,6 +24,9 @@
 //! - `principal`: who is asking ([`Principal`], [`Via`], [`Scopes`]).
 //! - `secrets`: random secrets, sha256 and argon2id.
 //! - `suggestions`: suggestion records; draft, put item, submit, quick fix, withdraw.
+//! - `threads`: the number space shared by suggestions and issues, and mention search.
+//! - `issues`: issues as far as suggestions need them: open, list, close and reopen, and
+//!   closing by a merged suggestion that says `Fixes #12`.
 //! - `checks`: the automatic checks (schema, references, dates, duplicates, paths).
 //! - `permissions`: who may approve (stewards, keepers of the touched sets) and look over live
 //!   line fixes.
@@ -48,6 +51,7 @@ pub mod demo;
 mod duplicates;
 mod error;
 mod handle;
+mod issues;
 mod kv;
 mod listing;
 mod live;
@@ -61,6 +65,7 @@ mod secrets;
 mod service;
 mod sessions;
 mod suggestions;
+mod threads;
 mod tokens;
 mod words;
 
@@ -70,6 +75,11 @@ pub use clock::{Clock, ManualClock, SystemClock, Timestamp};
 pub use contents_map::{ContentsMapRequest, NewUnit, PageRange, PageScheme};
 pub use error::{Conflict, Error, Result};
 pub use handle::Handle;
+pub use issues::{
+    ClosingSuggestion, EntityRef, Happened, Issue, IssueFilter, IssueId, IssuePage, IssueQuery,
+    IssueRights, IssueState, IssueStateFilter, IssueThread, Label, MAX_BODY_CHARS, MAX_NOTE_CHARS,
+    MAX_TITLE_CHARS, NewIssue, ReportKind, ShownIssue, StateReason, TimelineEvent, WantedState,
+};
 pub use listing::{ListFilter, Listed, StateCounts, StateFilter, SuggestionPage};
 pub use principal::{Principal, Scope, Scopes, Via};
 pub use service::Workflow;
@@ -77,6 +87,7 @@ pub use suggestions::{
     Created, ItemView, Kind, PostReview, PutItem, QuickFix, Status, SuggestedItem, Suggestion,
     SuggestionId, SuggestionView, ThreadNumber,
 };
+pub use threads::{Thread, ThreadKind, ThreadRef, ThreadState};
 pub use tokens::{NewToken, TOKEN_PREFIX, TokenId, TokenInfo};
 pub use words::{WordsChange, WordsOp};
 

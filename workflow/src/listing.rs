@@ -16,7 +16,7 @@ use crate::error::Result;
 use crate::handle::Handle;
 use crate::kv::SUGGESTIONS;
 use crate::service::Workflow;
-use crate::suggestions::{Status, Suggestion, SuggestionId};
+use crate::suggestions::{Status, Suggestion, SuggestionId, ThreadNumber};
 
 /// Which suggestions by state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,11 +66,13 @@ impl ListFilter {
     }
 }
 
-/// A suggestion on a list, with who approved it (if it was merged).
+/// A suggestion on a list, with who approved it (if it was merged) and the issues its
+/// description closes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Listed {
     pub suggestion: Suggestion,
     pub approver: Option<String>,
+    pub fixes: Vec<ThreadNumber>,
 }
 
 /// Suggestions that pass the author, reviewer and word filters, by state.
@@ -120,9 +122,11 @@ impl Workflow {
                 continue;
             }
             let approver = self.approver(&suggestion)?;
+            let fixes = self.fixes_of(&suggestion);
             items.push(Listed {
                 suggestion,
                 approver,
+                fixes,
             });
         }
         let next = if more {

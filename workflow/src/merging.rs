@@ -78,6 +78,7 @@ impl Workflow {
         suggestion.merged_commit = Some(appended.seq);
         suggestion.closed_at = Some(self.now());
         self.save_suggestion(&suggestion)?;
+        self.close_fixed_issues(&suggestion, &appended)?;
         tracing::info!(
             suggestion = id.0,
             seq = appended.seq.0,
@@ -203,6 +204,7 @@ impl Workflow {
             );
             return Ok(false);
         };
+        self.close_fixed_issues(&suggestion, commit)?;
         if suggestion.status == Status::Merged {
             return Ok(false);
         }

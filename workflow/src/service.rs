@@ -74,6 +74,7 @@ impl Workflow {
                 merge_wait: Duration::from_secs(30),
             }),
         };
+        workflow.index_threads()?;
         workflow.reconcile()?;
         Ok(workflow)
     }

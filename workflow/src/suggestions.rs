@@ -229,6 +229,11 @@ impl Workflow {
             bot: principal.is_bot(),
         };
         batch.put(SUGGESTIONS, &id.key(), &suggestion)?;
+        crate::threads::index(
+            &mut batch,
+            number,
+            crate::threads::ThreadRef::suggestion(id),
+        )?;
         self.kv().write(batch)?;
         tracing::info!(suggestion = id.0, number = number.0, "draft created");
         Ok(suggestion)

@@ -2,11 +2,16 @@
 //! optional next-page link. The conditional layer turns these into headers.
 
 use axum::body::Bytes;
-use axum::http::{HeaderValue, StatusCode, Uri, header};
+use axum::http::{HeaderName, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use crate::error::ApiError;
+
+/// When `after` and `before` were marked deprecated (RFC 9745 structured date: 2026-11-01 UTC).
+const DEPRECATED_SINCE: &str = "@1793491200";
+/// When they may stop working: six months after (RFC 8594 HTTP date).
+const SUNSET: &str = "Sat, 01 May 2027 00:00:00 GMT";
 
 /// How long, and by whom, an answer may be kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +48,7 @@ pub struct Answer {
     etag: Option<String>,
     cache: CacheClass,
     next: Option<String>,
+    deprecated: bool,
 }
 
 impl Answer {
@@ -61,6 +67,7 @@ impl Answer {
             etag: None,
             cache: CacheClass::Public,
             next: None,
+            deprecated: false,
         }
     }
 
@@ -77,6 +84,13 @@ impl Answer {
 
     pub fn cache(mut self, cache: CacheClass) -> Answer {
         self.cache = cache;
+        self
+    }
+
+    /// Adds `Deprecation` and `Sunset` headers: the request used a deprecated parameter (the old
+    /// `after`/`before` spellings of `cursor`).
+    pub fn deprecated(mut self, used: bool) -> Answer {
+        self.deprecated = used;
         self
     }
 
@@ -119,6 +133,16 @@ impl IntoResponse for Answer {
             .and_then(|n| HeaderValue::from_str(&format!("<{n}>; rel=\"next\"")).ok())
         {
             headers.insert(header::LINK, link);
+        }
+        if self.deprecated {
+            headers.insert(
+                HeaderName::from_static("deprecation"),
+                HeaderValue::from_static(DEPRECATED_SINCE),
+            );
+            headers.insert(
+                HeaderName::from_static("sunset"),
+                HeaderValue::from_static(SUNSET),
+            );
         }
         res.extensions_mut().insert(self.cache);
         res
@@ -181,6 +205,15 @@ mod tests {
         );
         let empty = splice_list("items", std::iter::empty(), &[]);
         assert_eq!(empty, br#"{"items":[]}"#);
+    }
+
+    #[test]
+    fn deprecated_parameters_are_announced() {
+        let res = Answer::raw("{}").deprecated(true).into_response();
+        assert_eq!(res.headers()["deprecation"], DEPRECATED_SINCE);
+        assert_eq!(res.headers()["sunset"], SUNSET);
+        let plain = Answer::raw("{}").into_response();
+        assert!(!plain.headers().contains_key("deprecation"));
     }
 
     #[test]

@@ -12,8 +12,10 @@ mod browse;
 mod commits;
 mod entities;
 mod history;
+mod issues;
 mod lookup;
 mod suggestions;
+mod threads;
 
 /// Every route with its OpenAPI description.
 pub(crate) fn all() -> OpenApiRouter<AppState> {
@@ -25,5 +27,7 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(browse::router())
         .merge(commits::router())
         .merge(suggestions::router())
+        .merge(issues::router())
+        .merge(threads::router())
         .merge(account::router())
 }

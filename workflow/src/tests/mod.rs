@@ -3,6 +3,7 @@
 mod auth;
 mod demo;
 mod duplicates;
+mod issues;
 mod listing;
 mod suggestions;
 mod words;

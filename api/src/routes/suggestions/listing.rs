@@ -148,8 +148,9 @@ pub(super) struct SuggestionListItem {
     approvals: u64,
     /// Sent back for changes.
     changes_requested: bool,
-    /// Issue numbers it closes; none until descriptions link issues.
-    fixes: Vec<u64>,
+    /// Issue numbers its description closes (`Fixes #12`).
+    #[schema(value_type = Vec<u64>)]
+    fixes: Vec<catalog_workflow::ThreadNumber>,
 }
 
 impl From<Listed> for SuggestionListItem {
@@ -170,7 +171,7 @@ impl From<Listed> for SuggestionListItem {
             approvals: reviewers.len() as u64,
             reviewers,
             changes_requested: s.status == Status::SentBack,
-            fixes: Vec::new(),
+            fixes: listed.fixes,
         }
     }
 }

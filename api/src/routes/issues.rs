@@ -1,0 +1,153 @@
+//! Issues, as far as suggestions need them: open one, the list, one issue's page, and closing
+//! or reopening. Labels, assignees, comments, visibility and reports come with a later issue.
+
+use axum::extract::State;
+use axum::http::{StatusCode, Uri};
+use catalog_schemas::Id;
+use catalog_workflow::{NewIssue, ReportKind, ThreadNumber, WantedState};
+use serde::Deserialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::error::{ApiError, ErrorBody};
+use crate::extract::{self, Json, Path, Query};
+use crate::http::answer::{Answer, CacheClass};
+use crate::http::identity::{Reader, Writer};
+use crate::openapi_issues::{Issue, IssueList, IssueThread};
+use crate::state::AppState;
+
+use listing::{ISSUES_LIMIT, IssueListQuery};
+
+mod listing;
+
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(create, list))
+        .routes(routes!(get_one))
+        .routes(routes!(set_state))
+}
+
+/// An issue number in a path: `12` (a leading `#`, written `%23`, is allowed).
+pub(crate) fn thread_number(raw: &str) -> Result<ThreadNumber, ApiError> {
+    let digits = raw.strip_prefix('#').unwrap_or(raw);
+    Ok(ThreadNumber(extract::number("number", digits, 1)?))
+}
+
+pub(crate) fn report_kind(raw: &str) -> Result<ReportKind, ApiError> {
+    Ok(raw.parse::<ReportKind>()?)
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct NewIssueBody {
+    /// 1-200 characters.
+    title: String,
+    /// At most 10000 characters.
+    body: Option<String>,
+    /// A report kind (wrong-fact, missing-page, bad-scan, audio-problem, wrong-text, duplicate,
+    /// rights, offensive, other); `other` when left out.
+    #[serde(rename = "type")]
+    ty: Option<String>,
+    /// The item the issue is about.
+    #[schema(value_type = Option<String>)]
+    entity_id: Option<Id>,
+    /// Label names. Labels arrive with a later issue: only an empty list is accepted now.
+    labels: Option<Vec<String>>,
+    /// Rights and offensive-content issues are private whatever this says.
+    private: Option<bool>,
+}
+
+/// Opens an issue.
+#[utoipa::path(post, path = "/v1/issues", tag = "issues", request_body = NewIssueBody,
+    responses((status = 201, body = Issue, description = "the issue"), (status = 400, body = ErrorBody),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = []), ("session" = [])))]
+async fn create(
+    State(state): State<AppState>,
+    Writer(who): Writer,
+    Json(body): Json<NewIssueBody>,
+) -> Result<Answer, ApiError> {
+    let new = NewIssue {
+        title: body.title,
+        body: body.body,
+        kind: body.ty.as_deref().map(report_kind).transpose()?,
+        entity: body.entity_id,
+        labels: body.labels.unwrap_or_default(),
+        private: body.private,
+    };
+    let wf = state.workflow.clone();
+    let issue = crate::blocking(move || wf.open_issue(&who, new)).await?;
+    Ok(Answer::json(&issue)?
+        .status(StatusCode::CREATED)
+        .cache(CacheClass::NoStore))
+}
+
+/// The issues the caller may read, newest first, with open and closed counts.
+#[utoipa::path(get, path = "/v1/issues", tag = "issues", params(IssueListQuery),
+    responses((status = 200, body = IssueList, description = "a page of issues"), (status = 400, body = ErrorBody)))]
+async fn list(
+    State(state): State<AppState>,
+    Reader(who): Reader,
+    uri: Uri,
+    Query(q): Query<IssueListQuery>,
+) -> Result<Answer, ApiError> {
+    let parsed = listing::parse(&q)?;
+    let limit = ISSUES_LIMIT.parse(q.limit.as_deref())?;
+    let wf = state.workflow.clone();
+    let filter = parsed.filter;
+    let before = parsed.before;
+    let page =
+        crate::blocking(move || wf.list_issues(who.as_ref(), &filter, before, limit)).await?;
+    let next = page.next.map(|id| parsed.key.encode(&id.0.to_be_bytes()));
+    let answer = Answer::json(&listing::IssueListOut::new(page, next.clone()))?;
+    Ok(answer
+        .next_link(&uri, next.as_deref())
+        .deprecated(q.before.is_some()))
+}
+
+/// One issue: the issue, its timeline, the suggestions that close it, and what the caller may do.
+#[utoipa::path(get, path = "/v1/issues/{number}", tag = "issues",
+    params(("number" = u64, Path, description = "the issue's number")),
+    responses((status = 200, body = IssueThread, description = "the issue's page"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn get_one(
+    State(state): State<AppState>,
+    Reader(who): Reader,
+    Path(raw): Path<String>,
+) -> Result<Answer, ApiError> {
+    let number = thread_number(&raw)?;
+    let wf = state.workflow.clone();
+    let thread = crate::blocking(move || wf.issue_thread(who.as_ref(), number)).await?;
+    Answer::json(&thread)
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct StateBody {
+    /// `open` reopens; `completed` and `not_planned` close.
+    #[schema(value_type = String)]
+    state: WantedState,
+    /// At most 2000 characters.
+    note: Option<String>,
+}
+
+/// Closes or reopens an issue: its author, keepers of its item's sets, and stewards.
+#[utoipa::path(post, path = "/v1/issues/{number}/state", tag = "issues", request_body = StateBody,
+    params(("number" = u64, Path, description = "the issue's number")),
+    responses((status = 200, body = Issue, description = "the issue"), (status = 400, body = ErrorBody),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody)),
+    security(("bearer" = []), ("session" = [])))]
+async fn set_state(
+    State(state): State<AppState>,
+    Writer(who): Writer,
+    Path(raw): Path<String>,
+    Json(body): Json<StateBody>,
+) -> Result<Answer, ApiError> {
+    let number = thread_number(&raw)?;
+    let wf = state.workflow.clone();
+    let issue =
+        crate::blocking(move || wf.set_issue_state(&who, number, body.state, body.note.as_deref()))
+            .await?;
+    Ok(Answer::json(&issue)?.cache(CacheClass::NoStore))
+}

@@ -1,0 +1,133 @@
+//! The query and answer of `GET /v1/issues`: parsing the filters and the cursor. The handler
+//! itself is in `issues.rs`.
+
+use catalog_workflow::{
+    Handle, IssueFilter, IssueId, IssuePage, IssueQuery, IssueStateFilter, ShownIssue,
+};
+use serde::{Deserialize, Serialize};
+use utoipa::IntoParams;
+
+use super::report_kind;
+use crate::cursor::{ListKey, ListKind};
+use crate::error::ApiError;
+use crate::extract::{self, LimitRange};
+
+pub(super) const ISSUES_LIMIT: LimitRange = LimitRange::new(100, 50);
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(super) struct IssueListQuery {
+    /// `open` (default), `closed` or `all`.
+    state: Option<String>,
+    /// Only issues of this report kind.
+    #[serde(rename = "type")]
+    #[param(rename = "type")]
+    ty: Option<String>,
+    /// Only issues about this item (an id).
+    entity: Option<String>,
+    /// Only issues opened by this handle.
+    author: Option<String>,
+    /// Words that must all appear in the title or body (ignoring case), or `#12` for one issue.
+    q: Option<String>,
+    /// 1-100, default 50.
+    pub(super) limit: Option<String>,
+    /// `next` of the previous page.
+    cursor: Option<String>,
+    /// Deprecated: the same as `cursor` (answers carry `Deprecation` and `Sunset`).
+    pub(super) before: Option<String>,
+}
+
+/// The filters, the cursor's list key, and where the page starts.
+pub(super) struct Parsed {
+    pub filter: IssueFilter,
+    pub key: ListKey,
+    pub before: Option<IssueId>,
+}
+
+pub(super) fn parse(q: &IssueListQuery) -> Result<Parsed, ApiError> {
+    let state_name = q.state.as_deref().unwrap_or("open");
+    let state = match state_name {
+        "open" => IssueStateFilter::Open,
+        "closed" => IssueStateFilter::Closed,
+        "all" => IssueStateFilter::All,
+        other => {
+            return Err(ApiError::BadRequest(format!(
+                "state {other:?} is not one of open, closed, all"
+            )));
+        }
+    };
+    let kind = q.ty.as_deref().map(report_kind).transpose()?;
+    let entity = q
+        .entity
+        .as_deref()
+        .map(|e| extract::id("entity", e))
+        .transpose()?;
+    let author = q
+        .author
+        .as_deref()
+        .map(|h| Handle::parse(h).map_err(|e| ApiError::BadRequest(format!("author: {e}"))))
+        .transpose()?;
+    let query = IssueQuery::parse(q.q.as_deref().unwrap_or(""));
+    let query_param = match &query {
+        IssueQuery::Number(n) => n.to_string(),
+        IssueQuery::Words(words) => words.join(" "),
+    };
+    let key = ListKey::new(
+        ListKind::Issues,
+        &[
+            state_name,
+            kind.map_or("", |k| k.as_str()),
+            &entity.map(|e| e.to_string()).unwrap_or_default(),
+            author.as_ref().map_or("", Handle::as_str),
+            &query_param,
+        ],
+    );
+    let before = extract::cursor(&q.cursor, &None, &q.before)
+        .map(|c| {
+            let raw = key.decode(c)?;
+            let bytes: [u8; 8] = raw.try_into().map_err(|_| {
+                ApiError::BadRequest(format!("cursor {c:?} is not an issues cursor"))
+            })?;
+            Ok::<_, ApiError>(IssueId(u64::from_be_bytes(bytes)))
+        })
+        .transpose()?;
+    Ok(Parsed {
+        filter: IssueFilter {
+            state,
+            kind,
+            entity,
+            author,
+            query,
+        },
+        key,
+        before,
+    })
+}
+
+/// Issues passing the other filters, by state.
+#[derive(Serialize)]
+struct IssueCounts {
+    open: u64,
+    closed: u64,
+}
+
+/// A page of the issue list (documented as `IssueList`).
+#[derive(Serialize)]
+pub(super) struct IssueListOut {
+    items: Vec<ShownIssue>,
+    next: Option<String>,
+    counts: IssueCounts,
+}
+
+impl IssueListOut {
+    pub(super) fn new(page: IssuePage, next: Option<String>) -> IssueListOut {
+        IssueListOut {
+            items: page.items,
+            next,
+            counts: IssueCounts {
+                open: page.counts.open,
+                closed: page.counts.closed,
+            },
+        }
+    }
+}

@@ -1,0 +1,198 @@
+//! Issues and threads end to end: opening with every limit at its edges, the list with its
+//! filters, counts, cursor and deprecated `before`, private issues, the state table and its
+//! 409, thread lookups and mention search, `Fixes #N` closing issues when a suggestion merges
+//! (and not when it is withdrawn), and the number space suggestions and issues share. One demo
+//! server is shared by the tests of this binary; each counts only what its own account made.
+//!
+//! Layout:
+//! - `main.rs` — the shared server and helpers, the shared number space, the OpenAPI document.
+//! - `opening.rs` — opening and its limits, the state table, private issues.
+//! - `lists.rs` — the issue list and the thread search.
+//! - `fixes.rs` — `Fixes #N` on merge and on withdrawal.
+
+#[path = "../common/mod.rs"]
+mod common;
+mod fixes;
+mod lists;
+mod opening;
+
+use std::sync::OnceLock;
+
+use common::flow::{Put, put, submit};
+use common::http::{Api, enc};
+use common::{DataDir, GENEROUS_RATE, Shared};
+use serde_json::{Value, json};
+
+pub(crate) fn s() -> &'static Shared {
+    static S: OnceLock<Shared> = OnceLock::new();
+    S.get_or_init(|| {
+        Shared::start_demo_with(|dir, extra| {
+            for role in ["author", "opener", "stranger", "keeper", "lister"] {
+                let handle = common::unique(role);
+                extra.insert(role.into(), dir.person(&handle, false));
+                extra.insert(format!("{role}-handle"), handle.clone());
+                if role == "author" {
+                    dir.add_account(&format!("{handle}-ro"), false, false, None);
+                    let ro = dir.add_token(&format!("{handle}-ro"), "read");
+                    extra.insert("reader".into(), ro);
+                }
+            }
+        })
+    })
+}
+
+pub(crate) fn handle(role: &str) -> String {
+    s().extra[&format!("{role}-handle")].clone()
+}
+
+/// `POST /v1/issues` with `body`, as `api`.
+pub(crate) async fn open(api: &Api, body: Value) -> Value {
+    api.post("/v1/issues", &body).await.expect(201).json()
+}
+
+pub(crate) fn number(issue: &Value) -> u64 {
+    issue["number"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("issue without a number: {issue}"))
+}
+
+pub(crate) fn numbers(list: &Value) -> Vec<u64> {
+    list["items"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no items in {list}"))
+        .iter()
+        .map(number)
+        .collect()
+}
+
+pub(crate) fn counts(list: &Value) -> (u64, u64) {
+    (
+        list["counts"]["open"].as_u64().expect("open count"),
+        list["counts"]["closed"].as_u64().expect("closed count"),
+    )
+}
+
+/// Everyone's issue count by `author`, whatever the state.
+pub(crate) async fn count_by(author: &str) -> (u64, u64) {
+    let v = s()
+        .steward()
+        .get_json(&format!("/v1/issues?state=all&author={}", enc(author)))
+        .await;
+    counts(&v)
+}
+
+/// A draft with `description`, one new set in it, submitted: its id and number.
+pub(crate) async fn suggestion_with(api: &Api, description: &str) -> (u64, u64) {
+    let v = api
+        .post(
+            "/v1/suggestions",
+            &json!({ "title": "a new set", "description": description }),
+        )
+        .await
+        .expect(201)
+        .json();
+    let (sid, n) = (v["id"].as_u64().unwrap(), v["number"].as_u64().unwrap());
+    let set = json!({ "name": { "he": "אוסף" }, "slug": common::unique("fix-set") });
+    put(api, sid, &Put::new("set", set)).await.expect(200);
+    submit(api, sid).await.expect(200);
+    (sid, n)
+}
+
+#[tokio::test]
+async fn suggestions_and_issues_take_numbers_from_one_space() {
+    // A server of its own, so that no other test takes a number in between.
+    let dir = DataDir::new();
+    let who = common::unique("numbers");
+    let token = dir.person(&who, false);
+    let server = dir.start(&["--rate-limit-per-minute", GENEROUS_RATE]);
+    let me = server.with_token(&token);
+    let first = me
+        .post("/v1/suggestions", &json!({ "title": "one" }))
+        .await
+        .expect(201)
+        .json();
+    let issue = open(&me, json!({ "title": "two" })).await;
+    let third = me
+        .post("/v1/suggestions", &json!({ "title": "three" }))
+        .await
+        .expect(201)
+        .json();
+    assert_eq!(
+        (
+            first["number"].as_u64(),
+            number(&issue),
+            third["number"].as_u64()
+        ),
+        (Some(1), 2, Some(3))
+    );
+    let t1 = me.get_json("/v1/threads/1").await;
+    assert_eq!(
+        (t1["kind"].as_str(), t1["id"].as_u64()),
+        (Some("suggestion"), first["id"].as_u64())
+    );
+    assert_eq!(t1["state"], "draft");
+    let t2 = server.anon().get_json("/v1/threads/2").await;
+    assert_eq!(
+        t2,
+        json!({ "number": 2, "kind": "issue", "id": issue["id"], "title": "two", "state": "open" })
+    );
+    // A draft is its author's alone; a number nobody holds is not there.
+    server
+        .anon()
+        .get("/v1/threads/1")
+        .await
+        .expect_error(404, "not-found");
+    server
+        .anon()
+        .get("/v1/threads/4")
+        .await
+        .expect_error(404, "not-found");
+    for bad in ["0", "abc", "-1"] {
+        server
+            .anon()
+            .get(&format!("/v1/threads/{bad}"))
+            .await
+            .expect_error(400, "bad-request");
+    }
+    server
+        .anon()
+        .get("/v1/issues/1")
+        .await
+        .expect_error(404, "not-found");
+    assert_eq!(
+        number(&server.anon().get_json("/v1/issues/%232").await["issue"]),
+        2
+    );
+}
+
+#[tokio::test]
+async fn issues_and_threads_are_in_the_openapi_document() {
+    let doc = s().anon().get_json("/openapi.json").await;
+    for (path, method) in [
+        ("/v1/issues", "get"),
+        ("/v1/issues", "post"),
+        ("/v1/issues/{number}", "get"),
+        ("/v1/issues/{number}/state", "post"),
+        ("/v1/threads", "get"),
+        ("/v1/threads/{number}", "get"),
+    ] {
+        assert!(
+            doc["paths"][path][method].is_object(),
+            "{method} {path} is not documented"
+        );
+    }
+    let params = doc["paths"]["/v1/issues"]["get"]["parameters"]
+        .as_array()
+        .expect("parameters");
+    let names: Vec<&str> = params.iter().filter_map(|p| p["name"].as_str()).collect();
+    for name in [
+        "state", "type", "entity", "author", "q", "limit", "cursor", "before",
+    ] {
+        assert!(names.contains(&name), "{name} missing from {names:?}");
+    }
+    let before = params
+        .iter()
+        .find(|p| p["name"] == "before")
+        .expect("before");
+    assert_eq!(before["deprecated"], true);
+}

@@ -1,0 +1,106 @@
+//! Issues, as far as suggestions need them: opening one, the list, one issue with its timeline,
+//! closing and reopening, and closing by a merged suggestion whose description says `Fixes #12`.
+//!
+//! An issue takes its number from the counter suggestions use (`suggestions::THREAD_COUNTER`) and
+//! is put into the thread index in the same batch, so `#12` is exactly one of the two. Issues live
+//! in `wf_issues` (key: the issue's id), their stored timeline in `wf_issue_events`. Labels,
+//! assignees, comments, visibility changes and reports arrive with later issues of the project;
+//! the record already has their fields.
+//!
+//! Writes to issues take the registry lock: they are rare and short, and the lock makes "read
+//! the issue, decide, write it back" one step against other writers (people and merges).
+//!
+//! Layout:
+//! - `record`: [`Issue`] and its domain values ([`ReportKind`], [`IssueState`], …).
+//! - `access`: who may read a private issue, and who may close and reopen one.
+//! - `opening`: [`NewIssue`] and [`Workflow::open_issue`].
+//! - `state`: [`Workflow::set_issue_state`], the issue state table.
+//! - `timeline`: stored events ([`TimelineEvent`]).
+//! - `listing`: [`Workflow::list_issues`].
+//! - `view`: [`Workflow::issue_thread`], one issue with its timeline, closers and rights.
+//! - `mentions`: reading `#12` and `Fixes #12` out of text.
+//! - `closing`: [`Workflow::fixes_of`] and closing the issues a merged suggestion fixes.
+
+mod access;
+mod closing;
+mod listing;
+mod mentions;
+mod opening;
+mod record;
+mod state;
+mod timeline;
+mod view;
+
+use catalog_projector::Lookup;
+
+pub use listing::{IssueFilter, IssuePage, IssueQuery, IssueStateFilter};
+pub use opening::NewIssue;
+pub use record::{
+    EntityRef, Issue, IssueId, IssueState, Label, ReportKind, ShownIssue, StateReason,
+};
+pub use state::WantedState;
+pub use timeline::{Happened, TimelineEvent};
+pub use view::{ClosingSuggestion, IssueRights, IssueThread};
+
+use crate::error::{Error, Result};
+use crate::kv::ISSUES;
+use crate::principal::Principal;
+use crate::service::Workflow;
+use crate::suggestions::ThreadNumber;
+use crate::threads::ThreadKind;
+
+/// An issue title: 1-200 characters.
+pub const MAX_TITLE_CHARS: usize = 200;
+/// An issue body: at most 10000 characters.
+pub const MAX_BODY_CHARS: usize = 10_000;
+/// The note that may come with closing or reopening: at most 2000 characters.
+pub const MAX_NOTE_CHARS: usize = 2_000;
+
+impl Workflow {
+    pub(crate) fn issue_record(&self, id: IssueId) -> Result<Option<Issue>> {
+        self.kv().get(ISSUES, &id.key())
+    }
+
+    /// The issue holding `number`, whoever may read it; `None` when the number is not an issue.
+    pub(crate) fn issue_by_number(&self, number: ThreadNumber) -> Result<Option<Issue>> {
+        match self.thread_ref(number)? {
+            Some(at) if at.kind == ThreadKind::Issue => self.issue_record(IssueId(at.id)),
+            _ => Ok(None),
+        }
+    }
+
+    /// The issue holding `number` if `viewer` may read it; not found otherwise, so a private
+    /// issue looks exactly like a number nobody holds.
+    pub(crate) fn readable_issue(
+        &self,
+        viewer: Option<&Principal>,
+        number: ThreadNumber,
+    ) -> Result<Issue> {
+        match self.issue_by_number(number)? {
+            Some(issue) if self.may_read_issue(viewer, &issue)? => Ok(issue),
+            _ => Err(Error::NotFound(format!("no issue {number}"))),
+        }
+    }
+
+    /// The issue as readers see it, with its item's current type and path.
+    pub(crate) fn shown(&self, mut issue: Issue) -> Result<ShownIssue> {
+        if let Some(entity) = issue.entity.as_mut()
+            && let Lookup::Found(stored) = self.inner.read_models.item(entity.id)?
+        {
+            entity.ty = stored.ty;
+            entity.path = stored.path;
+        }
+        Ok(issue.into())
+    }
+}
+
+/// `text` trimmed, refused when longer than `max` characters; empty becomes `None`.
+fn optional_text(name: &str, text: Option<&str>, max: usize) -> Result<Option<String>> {
+    match text.map(str::trim).filter(|t| !t.is_empty()) {
+        Some(t) if t.chars().count() > max => Err(Error::BadRequest(format!(
+            "{name}: at most {max} characters, not {}",
+            t.chars().count()
+        ))),
+        other => Ok(other.map(str::to_string)),
+    }
+}

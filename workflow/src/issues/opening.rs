@@ -1,0 +1,127 @@
+//! Opening an issue: checking what was sent, taking a number from the counter shared with
+//! suggestions, and writing the issue, its index entry and its first event in one batch.
+
+use catalog_projector::Lookup;
+use catalog_schemas::Id;
+
+use crate::error::{Error, Result};
+use crate::issues::record::{EntityRef, Issue, IssueId, IssueState, ReportKind, ShownIssue};
+use crate::issues::timeline::{Happened, TimelineEvent};
+use crate::issues::{MAX_BODY_CHARS, MAX_TITLE_CHARS, optional_text};
+use crate::kv::ISSUES;
+use crate::overlay::stored_data;
+use crate::permissions::sets_of;
+use crate::principal::Principal;
+use crate::service::Workflow;
+use crate::suggestions::{THREAD_COUNTER, ThreadNumber};
+use crate::threads::{self, ThreadRef};
+
+const ISSUE_COUNTER: &str = "issue";
+
+/// What a person gives to open an issue.
+#[derive(Debug, Clone, Default)]
+pub struct NewIssue {
+    /// 1-200 characters (trimmed).
+    pub title: String,
+    /// At most 10000 characters.
+    pub body: Option<String>,
+    /// `other` when left out.
+    pub kind: Option<ReportKind>,
+    /// The item the issue is about.
+    pub entity: Option<Id>,
+    /// Must be empty: labels arrive with a later issue of the project.
+    pub labels: Vec<String>,
+    /// Rights and offensive-content issues are private whatever this says.
+    pub private: Option<bool>,
+}
+
+impl Workflow {
+    /// Opens an issue and answers it as readers will see it.
+    pub fn open_issue(&self, principal: &Principal, new: NewIssue) -> Result<ShownIssue> {
+        principal.require_write()?;
+        let title = title(&new.title)?;
+        let body = optional_text("body", new.body.as_deref(), MAX_BODY_CHARS)?;
+        if !new.labels.is_empty() {
+            return Err(Error::BadRequest(format!(
+                "labels arrive with a later issue: open it without labels (got {})",
+                new.labels.join(", ")
+            )));
+        }
+        let kind = new.kind.unwrap_or(ReportKind::Other);
+        let private = kind.always_private() || new.private.unwrap_or(false);
+        let (entity, set) = match new.entity {
+            Some(id) => self.entity_of(id)?,
+            None => (None, None),
+        };
+
+        let _guard = self.registry_lock();
+        let mut batch = self.kv().batch();
+        let id = IssueId(self.bump_counter(&mut batch, ISSUE_COUNTER)?);
+        let number = ThreadNumber(self.bump_counter(&mut batch, THREAD_COUNTER)?);
+        let now = self.now();
+        let issue = Issue {
+            id,
+            number,
+            title: Some(title),
+            kind,
+            state: IssueState::Open,
+            state_reason: None,
+            body,
+            private,
+            author: Some(principal.account),
+            author_handle: Some(principal.handle.clone()),
+            entity,
+            set,
+            labels: Vec::new(),
+            assignees: Vec::new(),
+            comments: 0,
+            created_at: now,
+            updated_at: now,
+            closed_at: None,
+            closed_by: None,
+            closed_by_suggestion: None,
+        };
+        batch.put(ISSUES, &id.key(), &issue)?;
+        threads::index(&mut batch, number, ThreadRef::issue(id))?;
+        let opened = TimelineEvent {
+            at: now,
+            actor: Some(principal.handle.clone()),
+            what: Happened::Opened,
+        };
+        self.add_event(&mut batch, id, 0, &opened)?;
+        self.kv().write(batch)?;
+        tracing::info!(issue = id.0, number = number.0, %kind, private, "issue opened");
+        self.shown(issue)
+    }
+
+    /// The item an issue is about, and the first set it belongs to.
+    fn entity_of(&self, id: Id) -> Result<(Option<EntityRef>, Option<Id>)> {
+        match self.inner.read_models.item(id)? {
+            Lookup::Found(stored) => {
+                let set = sets_of(&stored_data(&stored)?).first().copied();
+                let entity = EntityRef {
+                    id,
+                    ty: stored.ty,
+                    path: stored.path,
+                };
+                Ok((Some(entity), set))
+            }
+            Lookup::Merged { into } => Err(Error::NotFound(format!(
+                "item {id} was merged into {into}: open the issue about {into}"
+            ))),
+            Lookup::Deleted => Err(Error::NotFound(format!("item {id} was deleted"))),
+            Lookup::Missing => Err(Error::NotFound(format!("no item {id}"))),
+        }
+    }
+}
+
+fn title(raw: &str) -> Result<String> {
+    let title = raw.trim();
+    let chars = title.chars().count();
+    if chars == 0 || chars > MAX_TITLE_CHARS {
+        return Err(Error::BadRequest(format!(
+            "title: give 1-{MAX_TITLE_CHARS} characters, not {chars}"
+        )));
+    }
+    Ok(title.to_string())
+}

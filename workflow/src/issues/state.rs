@@ -1,0 +1,111 @@
+//! Closing and reopening, exactly as the issue state table has it:
+//!
+//! | now    | asked         | becomes | stateReason  |
+//! |--------|---------------|---------|--------------|
+//! | open   | `completed`   | closed  | completed    |
+//! | open   | `not_planned` | closed  | not_planned  |
+//! | closed | `open`        | open    | null         |
+//!
+//! Anything else (opening an open issue, closing a closed one, even with the other reason) is
+//! refused with `Error::State` and writes nothing. Closing by a merged suggestion is in
+//! `closing`.
+
+use serde::Deserialize;
+
+use crate::error::{Error, Result};
+use crate::issues::record::{IssueState, ShownIssue, StateReason};
+use crate::issues::timeline::{Happened, TimelineEvent};
+use crate::issues::{MAX_NOTE_CHARS, optional_text};
+use crate::kv::ISSUES;
+use crate::principal::Principal;
+use crate::service::Workflow;
+use crate::suggestions::ThreadNumber;
+
+/// The state a person asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WantedState {
+    Open,
+    Completed,
+    NotPlanned,
+}
+
+impl WantedState {
+    fn as_str(self) -> &'static str {
+        match self {
+            WantedState::Open => "open",
+            WantedState::Completed => "completed",
+            WantedState::NotPlanned => "not_planned",
+        }
+    }
+}
+
+impl Workflow {
+    /// Closes or reopens an issue; its author, stewards and keepers of its item's sets may.
+    pub fn set_issue_state(
+        &self,
+        principal: &Principal,
+        number: ThreadNumber,
+        wanted: WantedState,
+        note: Option<&str>,
+    ) -> Result<ShownIssue> {
+        principal.require_write()?;
+        let note = optional_text("note", note, MAX_NOTE_CHARS)?;
+        let _guard = self.registry_lock();
+        let mut issue = self.readable_issue(Some(principal), number)?;
+        if !self.may_triage_issue(principal, &issue)? {
+            return Err(Error::Forbidden(format!(
+                "@{} may not close or reopen issue {number}: its author, the keepers of its \
+                 item's sets and stewards may",
+                principal.handle
+            )));
+        }
+        let what = match (issue.state, wanted) {
+            (IssueState::Open, WantedState::Completed) => Happened::Closed {
+                reason: StateReason::Completed,
+                note,
+            },
+            (IssueState::Open, WantedState::NotPlanned) => Happened::Closed {
+                reason: StateReason::NotPlanned,
+                note,
+            },
+            (IssueState::Closed, WantedState::Open) => Happened::Reopened { note },
+            (state, wanted) => {
+                return Err(Error::State(format!(
+                    "issue {number} is {state}: it cannot be set to {}",
+                    wanted.as_str()
+                )));
+            }
+        };
+        let now = self.now();
+        issue.updated_at = now;
+        match &what {
+            Happened::Closed { reason, .. } => {
+                issue.state = IssueState::Closed;
+                issue.state_reason = Some(*reason);
+                issue.closed_at = Some(now);
+                issue.closed_by = Some(principal.handle.clone());
+                issue.closed_by_suggestion = None;
+            }
+            _ => {
+                issue.state = IssueState::Open;
+                issue.state_reason = None;
+                issue.closed_at = None;
+                issue.closed_by = None;
+                issue.closed_by_suggestion = None;
+            }
+        }
+        let existing = self.stored_events(issue.id)?.len();
+        let mut batch = self.kv().batch();
+        batch.put(ISSUES, &issue.id.key(), &issue)?;
+        let event = TimelineEvent {
+            at: now,
+            actor: Some(principal.handle.clone()),
+            what,
+        };
+        self.add_event(&mut batch, issue.id, existing, &event)?;
+        self.kv().write(batch)?;
+        tracing::info!(issue = issue.id.0, state = %issue.state, "issue state changed");
+        self.shown(issue)
+    }
+}

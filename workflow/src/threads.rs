@@ -1,0 +1,252 @@
+//! The thread index: suggestions and issues share one number space (`#12` is one or the other),
+//! and `wf_threads` says which a number is and the id of its record.
+//!
+//! A number is indexed in the same batch that takes it from the shared counter, so the index
+//! never lags a record. Stores made before the index existed are indexed once on open
+//! ([`Workflow::index_threads`]) from the suggestions they hold (issues arrived with the index).
+//!
+//! Lookups and the mention search (`find_threads`) answer only what the reader may see: a draft
+//! only to its author, a private issue only to those who may read it.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::issues::{Issue, IssueId, IssueState};
+use crate::kv::{self, META, SUGGESTIONS, THREADS};
+use crate::principal::Principal;
+use crate::service::Workflow;
+use crate::suggestions::{Status, Suggestion, SuggestionId, ThreadNumber};
+
+/// Set in `wf_meta` once every suggestion made before the index existed is indexed.
+const INDEXED: &[u8] = b"threads-indexed";
+
+/// Which of the two kinds of conversation a number belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ThreadKind {
+    Suggestion,
+    Issue,
+}
+
+impl fmt::Display for ThreadKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ThreadKind::Suggestion => "suggestion",
+            ThreadKind::Issue => "issue",
+        })
+    }
+}
+
+/// What the index keeps for a number: the kind and the record's own id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ThreadRef {
+    pub kind: ThreadKind,
+    pub id: u64,
+}
+
+impl ThreadRef {
+    pub fn suggestion(id: SuggestionId) -> ThreadRef {
+        ThreadRef {
+            kind: ThreadKind::Suggestion,
+            id: id.0,
+        }
+    }
+
+    pub fn issue(id: IssueId) -> ThreadRef {
+        ThreadRef {
+            kind: ThreadKind::Issue,
+            id: id.0,
+        }
+    }
+}
+
+/// A suggestion's status or an issue's state; written as the record writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum ThreadState {
+    Suggestion(Status),
+    Issue(IssueState),
+}
+
+/// A number as a reader sees it: which kind, its id, its title and where it stands.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Thread {
+    pub number: ThreadNumber,
+    pub kind: ThreadKind,
+    pub id: u64,
+    /// `None` only for an issue opened without a title (reports may do that).
+    pub title: Option<String>,
+    pub state: ThreadState,
+}
+
+/// Puts a number into the index, in the batch that takes it from the counter.
+pub(crate) fn index(batch: &mut kv::Batch<'_>, number: ThreadNumber, at: ThreadRef) -> Result<()> {
+    batch.put(THREADS, &number.0.to_be_bytes(), &at)
+}
+
+/// What a thread-search `q` asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Wanted {
+    Everything,
+    /// The digits typed after `#`: that number first, then numbers starting with them.
+    Digits(String),
+    /// Lowercase words that must all be in the title.
+    Words(Vec<String>),
+}
+
+impl Wanted {
+    fn of(q: &str) -> Wanted {
+        let q = q.trim();
+        let digits = q.strip_prefix('#').unwrap_or(q);
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Wanted::Digits(digits.to_string());
+        }
+        let words: Vec<String> = q.split_whitespace().map(str::to_lowercase).collect();
+        if words.is_empty() {
+            Wanted::Everything
+        } else {
+            Wanted::Words(words)
+        }
+    }
+}
+
+impl Workflow {
+    /// Indexes every suggestion of a store made before the thread index existed; once.
+    pub(crate) fn index_threads(&self) -> Result<()> {
+        if self.kv().get_raw(META, INDEXED)?.is_some() {
+            return Ok(());
+        }
+        let _guard = self.registry_lock();
+        let mut batch = self.kv().batch();
+        let mut count = 0usize;
+        for (_, s) in self.kv().scan_prefix::<Suggestion>(SUGGESTIONS, b"")? {
+            index(&mut batch, s.number, ThreadRef::suggestion(s.id))?;
+            count += 1;
+        }
+        batch.put_raw(META, INDEXED, &[1])?;
+        self.kv().write(batch)?;
+        if count > 0 {
+            tracing::info!(count, "indexed the numbers of existing suggestions");
+        }
+        Ok(())
+    }
+
+    /// Which kind a number is and its record's id; `None` for a number nobody holds.
+    pub fn thread_ref(&self, number: ThreadNumber) -> Result<Option<ThreadRef>> {
+        self.kv().get(THREADS, &number.0.to_be_bytes())
+    }
+
+    /// The thread holding `number`, if `viewer` may see it (otherwise not found, as if absent).
+    pub fn thread(&self, viewer: Option<&Principal>, number: ThreadNumber) -> Result<Thread> {
+        let missing = || Error::NotFound(format!("no suggestion or issue {number}"));
+        let at = self.thread_ref(number)?.ok_or_else(missing)?;
+        self.shown_thread(viewer, number, at)?.ok_or_else(missing)
+    }
+
+    /// Suggestions and issues to mention, newest first: `q` is a number (with or without `#`;
+    /// that number first, then those starting with its digits) or words that must all be in
+    /// the title; empty lists the newest.
+    pub fn find_threads(
+        &self,
+        viewer: Option<&Principal>,
+        q: &str,
+        limit: usize,
+    ) -> Result<Vec<Thread>> {
+        let wanted = Wanted::of(q);
+        let mut out = Vec::new();
+        if let Wanted::Digits(digits) = &wanted
+            && let Ok(n) = digits.parse::<u64>()
+            && let Ok(exact) = self.thread(viewer, ThreadNumber(n))
+        {
+            out.push(exact);
+        }
+        let rows = self.kv().scan_prefix::<ThreadRef>(THREADS, b"")?;
+        // Keys are big-endian numbers, so walking backwards is newest first.
+        for (key, at) in rows.into_iter().rev() {
+            if out.len() >= limit {
+                break;
+            }
+            let number = ThreadNumber(kv::decode_u64(THREADS, &key)?);
+            let fits = match &wanted {
+                Wanted::Everything | Wanted::Words(_) => true,
+                Wanted::Digits(digits) => {
+                    number.0.to_string().starts_with(digits.as_str())
+                        && out.first().is_none_or(|t| t.number != number)
+                }
+            };
+            if !fits {
+                continue;
+            }
+            let Some(thread) = self.shown_thread(viewer, number, at)? else {
+                continue;
+            };
+            if let Wanted::Words(words) = &wanted {
+                let title = thread.title.as_deref().unwrap_or("").to_lowercase();
+                if !words.iter().all(|w| title.contains(w.as_str())) {
+                    continue;
+                }
+            }
+            out.push(thread);
+        }
+        out.truncate(limit);
+        Ok(out)
+    }
+
+    /// The thread behind an index entry, or `None` when its record is gone or hidden from
+    /// `viewer`.
+    fn shown_thread(
+        &self,
+        viewer: Option<&Principal>,
+        number: ThreadNumber,
+        at: ThreadRef,
+    ) -> Result<Option<Thread>> {
+        Ok(match at.kind {
+            ThreadKind::Suggestion => self
+                .suggestion(SuggestionId(at.id))?
+                .filter(|s| {
+                    s.status != Status::Draft || viewer.is_some_and(|v| v.handle == s.author)
+                })
+                .map(|s| Thread {
+                    number,
+                    kind: at.kind,
+                    id: at.id,
+                    title: Some(s.title),
+                    state: ThreadState::Suggestion(s.status),
+                }),
+            ThreadKind::Issue => match self.issue_record(IssueId(at.id))? {
+                Some(issue) if self.may_read_issue(viewer, &issue)? => Some(thread_of(issue)),
+                _ => None,
+            },
+        })
+    }
+}
+
+fn thread_of(issue: Issue) -> Thread {
+    Thread {
+        number: issue.number,
+        kind: ThreadKind::Issue,
+        id: issue.id.0,
+        title: issue.title,
+        state: ThreadState::Issue(issue.state),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_query_is_digits_words_or_nothing() {
+        assert_eq!(Wanted::of("#12"), Wanted::Digits("12".into()));
+        assert_eq!(Wanted::of(" 7 "), Wanted::Digits("7".into()));
+        assert_eq!(Wanted::of(""), Wanted::Everything);
+        assert_eq!(Wanted::of("#"), Wanted::Words(vec!["#".into()]));
+        assert_eq!(
+            Wanted::of("Rashi  Fix"),
+            Wanted::Words(vec!["rashi".into(), "fix".into()])
+        );
+        assert_eq!(Wanted::of("#12a"), Wanted::Words(vec!["#12a".into()]));
+    }
+}
