@@ -1,8 +1,8 @@
 //! catalog-workflow: people and suggestions.
 //!
 //! This crate owns the state that is not catalog data: accounts, API tokens and site sessions
-//! (who someone is and what they may do), and suggestions (proposed changes on their way to
-//! main). It keeps that state in the `wf_*` column families of the one RocksDB database the log
+//! (who someone is and what they may do), suggestions (proposed changes on their way to main),
+//! the conversation around them and around items (comments, reviews, timelines), and inboxes. It keeps that state in the `wf_*` column families of the one RocksDB database the log
 //! lives in; none of it is ever written to the commit log or into editions. The one way it
 //! touches the catalog is by turning an approved suggestion into exactly one `NewCommit` for
 //! log-core, then waiting until the projector has applied it.
@@ -24,6 +24,9 @@
 //! - `principal`: who is asking ([`Principal`], [`Via`], [`Scopes`]).
 //! - `secrets`: random secrets, sha256 and argon2id.
 //! - `suggestions`: suggestion records; draft, put item, submit, quick fix, withdraw.
+//! - `conversation`: comments, reviews, review requests, renames, the timeline, the review view.
+//! - `inbox`: lines telling people what happened where they take part; reading and marking them.
+//! - `subject`: what a comment or an inbox line is about ([`Subject`]).
 //! - `checks`: the automatic checks (schema, references, dates, paths).
 //! - `permissions`: who may approve (stewards, keepers of the touched sets).
 //! - `listing`: the suggestion list (filters, newest-first pages, open and closed counts).
@@ -38,10 +41,12 @@
 mod accounts;
 mod checks;
 mod clock;
+mod conversation;
 pub mod demo;
 mod duplicates;
 mod error;
 mod handle;
+mod inbox;
 mod kv;
 mod listing;
 mod merging;
@@ -52,17 +57,28 @@ mod principal;
 mod secrets;
 mod service;
 mod sessions;
+mod subject;
 mod suggestions;
 mod tokens;
 
 pub use accounts::{Account, AccountId, NewAccount};
 pub use checks::{Check, CheckName, CheckStatus};
 pub use clock::{Clock, ManualClock, SystemClock, Timestamp};
+pub use conversation::{
+    Anchor, ChangeAction, Comment, CommentId, Conversation, Event, EventKind, FieldChange,
+    ItemChange, NewComment, NewFieldComment, NewReview, Review, ReviewId, ReviewRequest,
+    ReviewView, Reviewed, SuggestionEdit, TimelineItem, Verdict,
+};
 pub use error::{Conflict, Error, Result};
 pub use handle::Handle;
+pub use inbox::{
+    Actor, Audience, InboxFilter, InboxPage, InboxQuery, InboxTarget, LineView, MarkInbox, Marked,
+    Reason, SubjectView,
+};
 pub use listing::{ListFilter, Listed, StateCounts, StateFilter, SuggestionPage};
 pub use principal::{Principal, Scope, Scopes, Via};
 pub use service::Workflow;
+pub use subject::Subject;
 pub use suggestions::{
     Created, ItemView, Kind, PostReview, PutItem, QuickFix, Status, SuggestedItem, Suggestion,
     SuggestionId, SuggestionView, ThreadNumber,
