@@ -26,6 +26,7 @@ pub enum ListKind {
     Linked = 3,
     Commits = 4,
     Suggestions = 5,
+    Inbox = 6,
 }
 
 impl ListKind {
@@ -36,6 +37,7 @@ impl ListKind {
             ListKind::Linked,
             ListKind::Commits,
             ListKind::Suggestions,
+            ListKind::Inbox,
         ]
         .into_iter()
         .find(|k| *k as u8 == b)

@@ -17,9 +17,11 @@
 //! - `ratelimit` — per-address and per-token request budgets.
 //! - `http` — answers and cache classes, the ETag/304 layer, identity (auth + rate limit)
 //!   with the `Reader`/`Writer`/`SiteSession` extractors, the access log.
-//! - `openapi` — the document's frame (title, version, security schemes) and answer shapes.
+//! - `openapi` — the document's frame (title, version, security schemes) and answer shapes;
+//!   `openapi_answers` and `openapi_conversation` mirror the lower crates' records for it.
 //! - `routes` — one module per area, each with `router()`: `about`, `entities`, `history`,
-//!   `lookup`, `browse`, `commits`, `suggestions`, `account`.
+//!   `lookup`, `browse`, `commits`, `suggestions`, `conversation`, `comments` (talk pages and
+//!   single comments), `inbox`, `account`.
 
 mod cursor;
 mod error;
@@ -28,6 +30,7 @@ mod extract;
 mod http;
 mod openapi;
 mod openapi_answers;
+mod openapi_conversation;
 mod ratelimit;
 mod routes;
 mod state;

@@ -36,6 +36,12 @@ impl CacheClass {
     }
 }
 
+/// When the deprecated spellings (`after`, `before`) were marked deprecated, as RFC 9745's
+/// `Deprecation` header writes it (2026-11-01).
+const DEPRECATED_SINCE: &str = "@1793491200";
+/// Six months later, when they may go (RFC 8594's `Sunset`).
+const SUNSET: &str = "Sat, 01 May 2027 00:00:00 GMT";
+
 /// A successful JSON answer.
 pub struct Answer {
     status: StatusCode,
@@ -43,6 +49,7 @@ pub struct Answer {
     etag: Option<String>,
     cache: CacheClass,
     next: Option<String>,
+    deprecated: bool,
 }
 
 impl Answer {
@@ -61,6 +68,7 @@ impl Answer {
             etag: None,
             cache: CacheClass::Public,
             next: None,
+            deprecated: false,
         }
     }
 
@@ -77,6 +85,13 @@ impl Answer {
 
     pub fn cache(mut self, cache: CacheClass) -> Answer {
         self.cache = cache;
+        self
+    }
+
+    /// Says, with `Deprecation` and `Sunset` headers, that the request used a deprecated
+    /// parameter.
+    pub fn deprecated(mut self, used: bool) -> Answer {
+        self.deprecated = used;
         self
     }
 
@@ -119,6 +134,10 @@ impl IntoResponse for Answer {
             .and_then(|n| HeaderValue::from_str(&format!("<{n}>; rel=\"next\"")).ok())
         {
             headers.insert(header::LINK, link);
+        }
+        if self.deprecated {
+            headers.insert("deprecation", HeaderValue::from_static(DEPRECATED_SINCE));
+            headers.insert("sunset", HeaderValue::from_static(SUNSET));
         }
         res.extensions_mut().insert(self.cache);
         res

@@ -9,9 +9,12 @@ use crate::state::AppState;
 mod about;
 mod account;
 mod browse;
+mod comments;
 mod commits;
+mod conversation;
 mod entities;
 mod history;
+mod inbox;
 mod lookup;
 mod suggestions;
 
@@ -25,5 +28,8 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(browse::router())
         .merge(commits::router())
         .merge(suggestions::router())
+        .merge(conversation::router())
+        .merge(comments::router())
+        .merge(inbox::router())
         .merge(account::router())
 }
