@@ -140,8 +140,7 @@ impl Kv {
     }
 
     /// Records under `prefix` whose keys sort before `before` (all of them when `None`), newest
-    /// key first, keeping those `keep` admits, until `limit` are kept. The second value says
-    /// whether more admitted records follow.
+    /// key first, keeping those `keep` admits, until `limit` are kept.
     pub fn scan_prefix_back<T: DeserializeOwned>(
         &self,
         cf: &'static str,
@@ -149,7 +148,7 @@ impl Kv {
         before: Option<&[u8]>,
         limit: usize,
         mut keep: impl FnMut(&[u8], &T) -> bool,
-    ) -> Result<(Vec<(Vec<u8>, T)>, bool)> {
+    ) -> Result<Backwards<T>> {
         let handle = self.cf(cf)?;
         // Reverse iteration starts at the last key <= start; `start` itself is excluded below.
         let start: Vec<u8> = match before {
@@ -176,11 +175,17 @@ impl Kv {
                 continue;
             }
             if out.len() == limit {
-                return Ok((out, true));
+                return Ok(Backwards {
+                    records: out,
+                    more: true,
+                });
             }
             out.push((key.to_vec(), record));
         }
-        Ok((out, false))
+        Ok(Backwards {
+            records: out,
+            more: false,
+        })
     }
 
     /// [`Kv::scan_prefix_back`] for a prefix of only 0xff bytes (no key sorts after it).
@@ -190,7 +195,7 @@ impl Kv {
         prefix: &[u8],
         limit: usize,
         mut keep: impl FnMut(&[u8], &T) -> bool,
-    ) -> Result<(Vec<(Vec<u8>, T)>, bool)> {
+    ) -> Result<Backwards<T>> {
         let mut all = self.scan_prefix::<T>(cf, prefix)?;
         all.reverse();
         let mut out = Vec::new();
@@ -199,11 +204,17 @@ impl Kv {
                 continue;
             }
             if out.len() == limit {
-                return Ok((out, true));
+                return Ok(Backwards {
+                    records: out,
+                    more: true,
+                });
             }
             out.push((key, record));
         }
-        Ok((out, false))
+        Ok(Backwards {
+            records: out,
+            more: false,
+        })
     }
 
     /// Every raw key and value of a column family (tests use it to look for leaked secrets).
@@ -237,6 +248,13 @@ impl Kv {
             .transpose()?
             .unwrap_or(0))
     }
+}
+
+/// A page of records read newest key first.
+pub struct Backwards<T> {
+    pub records: Vec<(Vec<u8>, T)>,
+    /// More admitted records follow the last one.
+    pub more: bool,
 }
 
 /// Several writes that land together.

@@ -137,19 +137,20 @@ impl Workflow {
     pub fn inbox(&self, principal: &Principal, query: &InboxQuery) -> Result<InboxPage> {
         let account = principal.account;
         let after = query.after.map(|o| o.to_be_bytes());
-        let (found, more) = self.kv().scan_prefix_back::<LineRecord>(
+        let page = self.kv().scan_prefix_back::<LineRecord>(
             INBOX,
             &account.key(),
             after.as_ref().map(|a| &a[..]),
             query.limit,
             |_, line| query.filter.admits(line) && query.before_time.is_none_or(|t| line.at < t),
         )?;
-        let next = if more {
-            found.last().map(|(_, l)| l.order)
+        let next = if page.more {
+            page.records.last().map(|(_, l)| l.order)
         } else {
             None
         };
-        let lines = found
+        let lines = page
+            .records
             .into_iter()
             .map(|(_, line)| self.line_view(line))
             .collect::<Result<_>>()?;

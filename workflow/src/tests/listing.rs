@@ -112,7 +112,7 @@ fn reviewer_is_who_reviewed() {
     // The steward sent 5 back and merged 3: both are reviews.
     assert_eq!(ids(&page), [5, 3]);
     let (back, merged) = (&page.items[0], &page.items[1]);
-    assert_eq!(back.reviewers, [steward.clone()]);
+    assert_eq!(back.reviewers, std::slice::from_ref(&steward));
     assert_eq!((back.approvals, back.changes_requested), (0, true));
     assert_eq!(merged.reviewers, [steward]);
     assert_eq!((merged.approvals, merged.changes_requested), (1, false));
