@@ -598,3 +598,48 @@ fn the_list_counts_come_from_the_conversation() {
     // The steward's latest verdict still asks for changes; the keeper approved.
     assert_eq!((listed.approvals, listed.changes_requested), (1, true));
 }
+
+#[test]
+fn a_merge_settled_after_a_crash_is_on_the_timeline() {
+    use catalog_log_core::{Expect, NewChange, NewCommit};
+    let w = World::new();
+    let (s, _) = open_topic(&w, "joy");
+    let item = w.h.wf.get(s).unwrap().items[0].clone();
+    let commit =
+        w.h.log
+            .append(NewCommit {
+                message: "add a topic".into(),
+                merged_by: "keeper".into(),
+                author: "editor".into(),
+                suggestion: Some(s.0),
+                changes: vec![NewChange {
+                    id: item.id,
+                    ty: item.ty,
+                    path: item.path.clone(),
+                    data: item.data.clone(),
+                    merged_into: None,
+                    expect: Expect::Absent,
+                }],
+            })
+            .unwrap();
+    let reopened =
+        crate::Workflow::open(&w.h.store, &w.h.log, &w.h.projector, &w.h.read_models).unwrap();
+    let last = reopened.conversation(s).unwrap().timeline.pop();
+    assert!(
+        matches!(
+            &last,
+            Some(TimelineItem::Event(e))
+                if e.kind == EventKind::Merged { commit: commit.seq } && e.actor.is_none()
+        ),
+        "{last:?}"
+    );
+    // The service settled it: nobody is told, and no review is made up.
+    assert!(reopened.review_view(s).unwrap().reviews.is_empty());
+    let query = crate::InboxQuery {
+        filter: crate::InboxFilter::All,
+        after: None,
+        before_time: None,
+        limit: 10,
+    };
+    assert!(reopened.inbox(&w.editor, &query).unwrap().lines.is_empty());
+}
