@@ -27,6 +27,7 @@ pub enum ListKind {
     Commits = 4,
     Suggestions = 5,
     Issues = 6,
+    Inbox = 7,
 }
 
 impl ListKind {
@@ -38,6 +39,7 @@ impl ListKind {
             ListKind::Commits,
             ListKind::Suggestions,
             ListKind::Issues,
+            ListKind::Inbox,
         ]
         .into_iter()
         .find(|k| *k as u8 == b)

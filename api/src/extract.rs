@@ -46,6 +46,30 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
     }
 }
 
+/// A JSON body that may be left out altogether (no bytes at all); when present it is read
+/// as [`Json`] reads it.
+pub struct OptionalJson<T>(pub Option<T>);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for OptionalJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let (parts, body) = req.into_parts();
+        let bytes = axum::body::to_bytes(body, JSON_BODY_LIMIT)
+            .await
+            .map_err(|_| ApiError::PayloadTooLarge {
+                limit: JSON_BODY_LIMIT,
+            })?;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(OptionalJson(None));
+        }
+        let req = Request::from_parts(parts, axum::body::Body::from(bytes));
+        Json::<T>::from_request(req, state)
+            .await
+            .map(|Json(v)| OptionalJson(Some(v)))
+    }
+}
+
 fn json_rejection(e: JsonRejection) -> ApiError {
     if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
         return ApiError::PayloadTooLarge {

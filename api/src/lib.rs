@@ -18,9 +18,10 @@
 //! - `http` — answers and cache classes, the ETag/304 layer, identity (auth + rate limit)
 //!   with the `Reader`/`Writer`/`SiteSession` extractors, the access log.
 //! - `openapi` — the document's frame (title, version, security schemes) and answer shapes;
-//!   `openapi_answers` and `openapi_issues` — shapes of answers serialised from lower crates.
+//!   `openapi_answers`, `openapi_issues` and `openapi_conversation` mirror the lower crates' records.
 //! - `routes` — one module per area, each with `router()`: `about`, `entities`, `history`,
-//!   `lookup`, `browse`, `commits`, `suggestions`, `issues`, `threads`, `account`.
+//!   `lookup`, `browse`, `commits`, `suggestions`, `conversation`, `comments` (talk pages and
+//!   single comments), `inbox`, `issues`, `threads`, `account`.
 
 mod cursor;
 mod error;
@@ -29,6 +30,7 @@ mod extract;
 mod http;
 mod openapi;
 mod openapi_answers;
+mod openapi_conversation;
 mod openapi_issues;
 mod ratelimit;
 mod routes;

@@ -200,6 +200,17 @@ impl Api {
         .await
     }
 
+    pub async fn patch(&self, path: &str, body: &Value) -> Reply {
+        let bytes = serde_json::to_vec(body).expect("json body");
+        self.send(
+            Method::PATCH,
+            path,
+            &[("content-type", "application/json")],
+            Some(bytes),
+        )
+        .await
+    }
+
     pub async fn post_empty(&self, path: &str) -> Reply {
         self.send(Method::POST, path, &[], None).await
     }

@@ -25,6 +25,22 @@ pub const ISSUES: &str = "wf_issues";
 pub const ISSUE_EVENTS: &str = "wf_issue_events";
 pub const COUNTERS: &str = "wf_counters";
 pub const META: &str = "wf_meta";
+/// Comments by id (suggestions, issues, talk pages).
+pub const COMMENTS: &str = "wf_comments";
+/// Subject key ++ comment id → empty: the comments of one page, in the order written.
+pub const SUBJECT_COMMENTS: &str = "wf_subject_comments";
+/// Suggestion id ++ review id → the review.
+pub const REVIEWS: &str = "wf_reviews";
+/// Suggestion id ++ handle → who is asked to review it.
+pub const REVIEW_REQUESTS: &str = "wf_review_requests";
+/// Suggestion id ++ entry number → one entry of its timeline.
+pub const TIMELINE: &str = "wf_timeline";
+/// Account id ++ order → an inbox line (order grows each time a line is touched).
+pub const INBOX: &str = "wf_inbox";
+/// Line id → account id ++ order: where a line is now.
+pub const INBOX_IDS: &str = "wf_inbox_ids";
+/// Account id ++ reason ++ subject key ++ line id → order: the unread lines.
+pub const INBOX_UNREAD: &str = "wf_inbox_unread";
 
 pub const ALL: &[&str] = &[
     ACCOUNTS,
@@ -41,6 +57,14 @@ pub const ALL: &[&str] = &[
     ISSUE_EVENTS,
     COUNTERS,
     META,
+    COMMENTS,
+    SUBJECT_COMMENTS,
+    REVIEWS,
+    REVIEW_REQUESTS,
+    TIMELINE,
+    INBOX,
+    INBOX_IDS,
+    INBOX_UNREAD,
 ];
 
 const RECORD_VERSION: u8 = 1;
@@ -121,6 +145,84 @@ impl Kv {
         Ok(out)
     }
 
+    /// Records under `prefix` whose keys sort before `before` (all of them when `None`), newest
+    /// key first, keeping those `keep` admits, until `limit` are kept.
+    pub fn scan_prefix_back<T: DeserializeOwned>(
+        &self,
+        cf: &'static str,
+        prefix: &[u8],
+        before: Option<&[u8]>,
+        limit: usize,
+        mut keep: impl FnMut(&[u8], &T) -> bool,
+    ) -> Result<Backwards<T>> {
+        let handle = self.cf(cf)?;
+        // Reverse iteration starts at the last key <= start; `start` itself is excluded below.
+        let start: Vec<u8> = match before {
+            Some(b) => [prefix, b].concat(),
+            None => match prefix_end(prefix) {
+                Some(end) => end,
+                None => {
+                    return self.scan_all_back(cf, prefix, limit, keep);
+                }
+            },
+        };
+        let mode = IteratorMode::From(&start, rocksdb::Direction::Reverse);
+        let mut out = Vec::new();
+        for entry in self.db.iterator_cf(handle, mode) {
+            let (key, value) = entry?;
+            if key.as_ref() >= start.as_slice() {
+                continue;
+            }
+            if !key.starts_with(prefix) {
+                break;
+            }
+            let record: T = decode(cf, &value)?;
+            if !keep(&key, &record) {
+                continue;
+            }
+            if out.len() == limit {
+                return Ok(Backwards {
+                    records: out,
+                    more: true,
+                });
+            }
+            out.push((key.to_vec(), record));
+        }
+        Ok(Backwards {
+            records: out,
+            more: false,
+        })
+    }
+
+    /// [`Kv::scan_prefix_back`] for a prefix of only 0xff bytes (no key sorts after it).
+    fn scan_all_back<T: DeserializeOwned>(
+        &self,
+        cf: &'static str,
+        prefix: &[u8],
+        limit: usize,
+        mut keep: impl FnMut(&[u8], &T) -> bool,
+    ) -> Result<Backwards<T>> {
+        let mut all = self.scan_prefix::<T>(cf, prefix)?;
+        all.reverse();
+        let mut out = Vec::new();
+        for (key, record) in all {
+            if !keep(&key, &record) {
+                continue;
+            }
+            if out.len() == limit {
+                return Ok(Backwards {
+                    records: out,
+                    more: true,
+                });
+            }
+            out.push((key, record));
+        }
+        Ok(Backwards {
+            records: out,
+            more: false,
+        })
+    }
+
     /// Every raw key and value of a column family (tests use it to look for leaked secrets).
     #[cfg(test)]
     pub fn scan_raw(&self, cf: &'static str) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {
@@ -154,6 +256,13 @@ impl Kv {
     }
 }
 
+/// A page of records read newest key first.
+pub struct Backwards<T> {
+    pub records: Vec<(Vec<u8>, T)>,
+    /// More admitted records follow the last one.
+    pub more: bool,
+}
+
 /// Several writes that land together.
 pub struct Batch<'a> {
     kv: &'a Kv,
@@ -172,9 +281,27 @@ impl Batch<'_> {
         Ok(())
     }
 
+    pub fn delete(&mut self, cf: &'static str, key: &[u8]) -> Result<()> {
+        self.inner.delete_cf(self.kv.cf(cf)?, key);
+        Ok(())
+    }
+
     pub fn set_counter(&mut self, name: &str, value: u64) -> Result<()> {
         self.put_raw(COUNTERS, name.as_bytes(), &value.to_be_bytes())
     }
+}
+
+/// The smallest key greater than every key starting with `prefix`; `None` when the prefix is
+/// all 0xff bytes (or empty).
+fn prefix_end(prefix: &[u8]) -> Option<Vec<u8>> {
+    let mut end = prefix.to_vec();
+    while let Some(last) = end.pop() {
+        if last < 0xff {
+            end.push(last + 1);
+            return Some(end);
+        }
+    }
+    None
 }
 
 pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>> {
@@ -221,6 +348,14 @@ mod tests {
         assert_eq!(bytes[0], RECORD_VERSION);
         let back: serde_json::Value = decode("t", &bytes).unwrap();
         assert_eq!(back["a"], 1);
+    }
+
+    #[test]
+    fn prefix_end_is_the_next_prefix() {
+        assert_eq!(prefix_end(b"ab"), Some(b"ac".to_vec()));
+        assert_eq!(prefix_end(b"a\xff"), Some(b"b".to_vec()));
+        assert_eq!(prefix_end(b"\xff\xff"), None);
+        assert_eq!(prefix_end(b""), None);
     }
 
     #[test]

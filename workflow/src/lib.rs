@@ -2,7 +2,8 @@
 //!
 //! This crate owns the state that is not catalog data: accounts, API tokens and site sessions
 //! (who someone is and what they may do), suggestions (proposed changes on their way to main),
-//! and issues (problems people report, which merged suggestions close). It keeps that state in the `wf_*` column families of the one RocksDB database the log
+//! issues (problems people report, which merged suggestions close), the conversation around
+//! suggestions and items (comments, reviews, timelines), and inboxes. It keeps that state in the `wf_*` column families of the one RocksDB database the log
 //! lives in; none of it is ever written to the commit log or into editions. The one way it
 //! touches the catalog is by turning an approved suggestion into exactly one `NewCommit` for
 //! log-core, then waiting until the projector has applied it.
@@ -27,6 +28,9 @@
 //! - `threads`: the number space shared by suggestions and issues, and mention search.
 //! - `issues`: issues as far as suggestions need them: open, list, close and reopen, and
 //!   closing by a merged suggestion that says `Fixes #12`.
+//! - `conversation`: comments, reviews, review requests, renames, the timeline, the review view.
+//! - `inbox`: lines telling people what happened where they take part; reading and marking them.
+//! - `subject`: what a comment or an inbox line is about ([`Subject`]).
 //! - `checks`: the automatic checks (schema, references, dates, duplicates, paths).
 //! - `permissions`: who may approve (stewards, keepers of the touched sets) and look over live
 //!   line fixes.
@@ -47,10 +51,12 @@ mod accounts;
 mod checks;
 mod clock;
 mod contents_map;
+mod conversation;
 pub mod demo;
 mod duplicates;
 mod error;
 mod handle;
+mod inbox;
 mod issues;
 mod kv;
 mod listing;
@@ -64,6 +70,7 @@ mod principal;
 mod secrets;
 mod service;
 mod sessions;
+mod subject;
 mod suggestions;
 mod threads;
 mod tokens;
@@ -73,8 +80,17 @@ pub use accounts::{Account, AccountId, NewAccount};
 pub use checks::{Check, CheckName, CheckStatus, MAX_PROBLEMS, Problem};
 pub use clock::{Clock, ManualClock, SystemClock, Timestamp};
 pub use contents_map::{ContentsMapRequest, NewUnit, PageRange, PageScheme};
+pub use conversation::{
+    Anchor, ChangeAction, Comment, CommentId, Conversation, Event, EventKind, FieldChange,
+    ItemChange, NewComment, NewFieldComment, NewReview, Review, ReviewId, ReviewRequest,
+    ReviewView, Reviewed, SuggestionEdit, TimelineItem, Verdict,
+};
 pub use error::{Conflict, Error, Result};
 pub use handle::Handle;
+pub use inbox::{
+    Actor, Audience, InboxFilter, InboxPage, InboxQuery, InboxTarget, LineView, MarkInbox, Marked,
+    Reason, SubjectView,
+};
 pub use issues::{
     ClosingSuggestion, EntityRef, Happened, Issue, IssueFilter, IssueId, IssuePage, IssueQuery,
     IssueRights, IssueState, IssueStateFilter, IssueThread, Label, MAX_BODY_CHARS, MAX_NOTE_CHARS,
@@ -83,6 +99,7 @@ pub use issues::{
 pub use listing::{ListFilter, Listed, StateCounts, StateFilter, SuggestionPage};
 pub use principal::{Principal, Scope, Scopes, Via};
 pub use service::Workflow;
+pub use subject::Subject;
 pub use suggestions::{
     Created, ItemView, Kind, PostReview, PutItem, QuickFix, Status, SuggestedItem, Suggestion,
     SuggestionId, SuggestionView, ThreadNumber,

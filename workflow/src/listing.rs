@@ -5,9 +5,9 @@
 //! `sent_back` counts as open (it waits on its author, but it is not closed); closed is merged
 //! and withdrawn.
 //!
-//! No review records exist yet, so a suggestion's reviewer is the account that approved it: the
-//! `merged_by` of its merge commit, read from the log. When reviews and review requests are
-//! recorded, `reviewer` will match those too.
+//! A suggestion's reviewers are those who reviewed it (any verdict) and those asked to review it;
+//! `reviewer=` matches either. Approvals and "changes requested" count each reviewer's latest
+//! approve-or-request-changes verdict.
 //!
 //! This is a full scan of `wf_suggestions`, which is cheap at the catalog's size; an index by
 //! state (and by author) comes when the lists grow.
@@ -16,6 +16,7 @@ use crate::error::Result;
 use crate::handle::Handle;
 use crate::kv::SUGGESTIONS;
 use crate::service::Workflow;
+use crate::subject::Subject;
 use crate::suggestions::{Status, Suggestion, SuggestionId, ThreadNumber};
 
 /// Which suggestions by state.
@@ -66,12 +67,19 @@ impl ListFilter {
     }
 }
 
-/// A suggestion on a list, with who approved it (if it was merged) and the issues its
-/// description closes.
+/// A suggestion on a list, with what its conversation adds up to.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Listed {
     pub suggestion: Suggestion,
-    pub approver: Option<String>,
+    /// Comments written on it, field comments of reviews included.
+    pub comments: u64,
+    /// Who reviewed it or is asked to, in the order first seen.
+    pub reviewers: Vec<Handle>,
+    /// Reviewers whose latest approve-or-request-changes verdict is approve.
+    pub approvals: u64,
+    /// A reviewer's latest approve-or-request-changes verdict asks for changes.
+    pub changes_requested: bool,
+    /// The issues its description closes (`Fixes #12`).
     pub fixes: Vec<ThreadNumber>,
 }
 
@@ -121,11 +129,14 @@ impl Workflow {
                 more = true;
                 continue;
             }
-            let approver = self.approver(&suggestion)?;
+            let summary = self.review_summary(suggestion.id)?;
             let fixes = self.fixes_of(&suggestion);
             items.push(Listed {
+                comments: self.comment_count(&Subject::Changeset(suggestion.id))?,
+                reviewers: summary.reviewers,
+                approvals: summary.approvals,
+                changes_requested: summary.changes_requested,
                 suggestion,
-                approver,
                 fixes,
             });
         }
@@ -162,17 +173,12 @@ impl Workflow {
             }
         }
         if let Some(reviewer) = &filter.reviewer {
-            // Read last: it costs a log lookup.
-            return Ok(self.approver(suggestion)?.as_deref() == Some(reviewer.as_str()));
+            // Read last: it costs a scan of the reviews and requests.
+            return Ok(self
+                .review_summary(suggestion.id)?
+                .reviewers
+                .contains(reviewer));
         }
         Ok(true)
-    }
-
-    /// Who merged a suggestion, from its commit (the suggestion record does not keep it).
-    fn approver(&self, suggestion: &Suggestion) -> Result<Option<String>> {
-        let Some(seq) = suggestion.merged_commit else {
-            return Ok(None);
-        };
-        Ok(self.inner.log.commit(seq)?.map(|commit| commit.merged_by))
     }
 }

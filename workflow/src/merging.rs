@@ -1,5 +1,6 @@
-//! Approving: turning an open suggestion into exactly one commit, and settling suggestions
-//! whose commit landed just before a crash.
+//! Approving: turning an open suggestion into exactly one commit, sending one back, and settling
+//! suggestions whose commit landed just before a crash. The review that approves or sends back
+//! is written in the batch that saves the new state.
 //!
 //! The merge here is whole-item: an item changed on main since the suggestion read it is a
 //! conflict on the whole item (`field` empty). Issue 3 replaces that with a three-way merge per
@@ -10,6 +11,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::checks;
 use crate::clock::Timestamp;
+use crate::conversation::writer::Writer;
+use crate::conversation::{EventKind, NewReview, ReviewDraft, ReviewId, Verdict};
 use crate::error::{Conflict, Error, Result};
 use crate::kv::META;
 use crate::overlay::Overlay;
@@ -29,8 +32,22 @@ struct Checkpoint {
 
 impl Workflow {
     /// Merges an open suggestion: re-runs the checks, appends one commit holding all of its
-    /// changes, waits until the read models show it, and marks the suggestion merged.
+    /// changes, waits until the read models show it, and marks the suggestion merged. Records
+    /// an approving review with no note (the `/approve` operation).
     pub fn approve(&self, principal: &Principal, id: SuggestionId) -> Result<Suggestion> {
+        self.approve_reviewed(principal, id, NewReview::bare(Verdict::Approve))
+            .map(|(suggestion, _)| suggestion)
+    }
+
+    /// [`Workflow::approve`] with the whole review that approves: its note and field comments
+    /// are checked before anything is appended, and written with the merged state in one batch.
+    /// (`review.resolutions` is for the three-way merge to read.)
+    pub(crate) fn approve_reviewed(
+        &self,
+        principal: &Principal,
+        id: SuggestionId,
+        review: NewReview,
+    ) -> Result<(Suggestion, ReviewId)> {
         principal.require_write()?;
         // Held until the suggestion is marked merged, so a second approval waits and then finds
         // it merged instead of appending again.
@@ -48,6 +65,7 @@ impl Workflow {
         }
         let overlay = Overlay::new(self, &items);
         check_may_approve(principal, &suggestion, &overlay)?;
+        let review = ReviewDraft::check(review, &suggestion, &items)?;
 
         suggestion.checks = checks::run(self, &items)?;
         let blocking: Vec<String> = suggestion
@@ -77,7 +95,14 @@ impl Workflow {
         suggestion.status = Status::Merged;
         suggestion.merged_commit = Some(appended.seq);
         suggestion.closed_at = Some(self.now());
-        self.save_suggestion(&suggestion)?;
+        let review = self.record_reviewed_state(
+            principal,
+            &suggestion,
+            EventKind::Merged {
+                commit: appended.seq,
+            },
+            review,
+        )?;
         self.close_fixed_issues(&suggestion, &appended)?;
         tracing::info!(
             suggestion = id.0,
@@ -88,7 +113,7 @@ impl Workflow {
         self.inner
             .projector
             .wait_applied(appended.seq, self.inner.merge_wait)?;
-        Ok(suggestion)
+        Ok((suggestion, review))
     }
 
     fn build_commit(
@@ -148,7 +173,20 @@ impl Workflow {
     }
 
     /// Sends an open suggestion back to its author; the same people who may approve it may.
+    /// Records a review requesting changes with no note (the `/send-back` operation).
     pub fn send_back(&self, principal: &Principal, id: SuggestionId) -> Result<Suggestion> {
+        self.send_back_reviewed(principal, id, NewReview::bare(Verdict::RequestChanges))
+            .map(|(suggestion, _)| suggestion)
+    }
+
+    /// [`Workflow::send_back`] with the whole review requesting changes, kept with the new state.
+    pub(crate) fn send_back_reviewed(
+        &self,
+        principal: &Principal,
+        id: SuggestionId,
+        review: NewReview,
+    ) -> Result<(Suggestion, ReviewId)> {
+        principal.require_write()?;
         let _lock = self.suggestion_lock(id.0);
         let mut suggestion = self.require_suggestion(id)?;
         if suggestion.status != Status::Open {
@@ -159,9 +197,11 @@ impl Workflow {
         }
         let items = self.suggestion_items(id)?;
         check_may_approve(principal, &suggestion, &Overlay::new(self, &items))?;
+        let review = ReviewDraft::check(review, &suggestion, &items)?;
         suggestion.status = Status::SentBack;
-        self.save_suggestion(&suggestion)?;
-        Ok(suggestion)
+        let review =
+            self.record_reviewed_state(principal, &suggestion, EventKind::SentBack, review)?;
+        Ok((suggestion, review))
     }
 
     /// Marks merged every suggestion whose commit is in the log but which is not yet marked
@@ -211,7 +251,15 @@ impl Workflow {
         suggestion.status = Status::Merged;
         suggestion.merged_commit = Some(commit.seq);
         suggestion.closed_at = Some(Timestamp::parse(&commit.at).unwrap_or_else(|| self.now()));
-        self.save_suggestion(&suggestion)?;
+        // The approving review's note died with the process; the merge itself is recorded.
+        let mut w = Writer::new(self);
+        w.state(
+            None,
+            &suggestion,
+            EventKind::Merged { commit: commit.seq },
+            None,
+        )?;
+        w.finish()?;
         Ok(true)
     }
 }

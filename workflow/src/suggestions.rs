@@ -1,5 +1,6 @@
-//! Suggestion records and the author's side of their life: draft, put items, submit, quick fix.
-//! Reviewing and merging are in `merging`; who may approve is in `permissions`.
+//! Suggestion records and the author's side of their life: draft, put items, submit, quick fix,
+//! withdraw. Reviewing and merging are in `merging`; who may approve is in `permissions`; the
+//! events each change leaves on the timeline are written through `conversation`.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -12,6 +13,7 @@ use serde_json::Value;
 
 use crate::checks::{self, Check};
 use crate::clock::Timestamp;
+use crate::conversation::EventKind;
 use crate::error::{Error, Result};
 use crate::handle::Handle;
 use crate::kv::{SUGGESTION_ITEMS, SUGGESTIONS};
@@ -378,9 +380,11 @@ impl Workflow {
             )));
         }
         suggestion.checks = checks::run(self, &items)?;
+        let was = suggestion.status;
         suggestion.status = Status::Open;
         suggestion.submitted_at = Some(self.now());
-        self.save_suggestion(&suggestion)?;
+        // Saved with "sent for review" and the people asked to review, in one batch.
+        self.record_submitted(principal, &suggestion, was, &items)?;
         tracing::info!(suggestion = id.0, "submitted");
         Ok(suggestion)
     }
@@ -427,7 +431,7 @@ impl Workflow {
         }
         suggestion.status = Status::Withdrawn;
         suggestion.closed_at = Some(self.now());
-        self.save_suggestion(&suggestion)?;
+        self.record_state(principal, &suggestion, EventKind::Withdrawn)?;
         Ok(suggestion)
     }
 
@@ -491,7 +495,7 @@ pub(crate) fn item_key(id: SuggestionId, item: Id) -> [u8; 13] {
     key
 }
 
-fn check_title(title: &str) -> Result<String> {
+pub(crate) fn check_title(title: &str) -> Result<String> {
     let title = title.trim();
     let chars = title.chars().count();
     if chars == 0 || chars > MAX_TITLE_CHARS {
@@ -502,7 +506,7 @@ fn check_title(title: &str) -> Result<String> {
     Ok(title.to_string())
 }
 
-fn check_description(description: Option<&str>) -> Result<Option<String>> {
+pub(crate) fn check_description(description: Option<&str>) -> Result<Option<String>> {
     match description.map(str::trim).filter(|d| !d.is_empty()) {
         Some(d) if d.chars().count() > MAX_DESCRIPTION_CHARS => Err(Error::BadRequest(format!(
             "description: at most {MAX_DESCRIPTION_CHARS} characters"

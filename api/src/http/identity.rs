@@ -1,6 +1,6 @@
 //! Who is calling: credentials are read once per request by the [`identify`] middleware, which
 //! also charges the request to the right rate-limit bucket. Handlers state what they need with
-//! the typed extractors [`Reader`], [`Writer`] and [`SiteSession`].
+//! the typed extractors [`Reader`], [`SignedIn`], [`Writer`] and [`SiteSession`].
 
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 
@@ -201,6 +201,22 @@ impl<S: Send + Sync> FromRequestParts<S> for Reader {
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
         Ok(Reader(identity(parts)?.principal.clone()))
+    }
+}
+
+/// Someone signed in: a session or a token of either scope (routes marked A).
+pub struct SignedIn(pub Principal);
+
+impl<S: Send + Sync> FromRequestParts<S> for SignedIn {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        match &identity(parts)?.principal {
+            Some(p) => Ok(SignedIn(p.clone())),
+            None => Err(ApiError::Unauthorized(
+                "sign in or send a token to read this".into(),
+            )),
+        }
     }
 }
 

@@ -9,9 +9,12 @@ use crate::state::AppState;
 mod about;
 mod account;
 mod browse;
+mod comments;
 mod commits;
+mod conversation;
 mod entities;
 mod history;
+mod inbox;
 mod issues;
 mod lookup;
 mod suggestions;
@@ -29,5 +32,8 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(suggestions::router())
         .merge(issues::router())
         .merge(threads::router())
+        .merge(conversation::router())
+        .merge(comments::router())
+        .merge(inbox::router())
         .merge(account::router())
 }

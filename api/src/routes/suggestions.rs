@@ -1,6 +1,7 @@
 //! The write path: drafts, their items, submitting, approving, quick fixes, words changes,
-//! contents maps, post-review, and reading one suggestion. Every change to the catalog arrives
-//! through here as a suggestion.
+//! contents maps, post-review, and the review view of one suggestion. Every change to the catalog
+//! arrives through here as a suggestion; the conversation around it (comments, reviews,
+//! requests) is in `conversation`.
 
 use axum::extract::State;
 use axum::http::{StatusCode, Uri};
@@ -16,7 +17,8 @@ use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, Json, Path, Query};
 use crate::http::answer::{Answer, CacheClass};
 use crate::http::identity::{Reader, Writer};
-use crate::openapi_answers::{CreatedDraft, SuggestedItem, Suggestion, SuggestionWithItems};
+use crate::openapi_answers::{CreatedDraft, SuggestedItem, Suggestion};
+use crate::openapi_conversation::ReviewView;
 use crate::state::AppState;
 
 use listing::{ListQuery, SUGGESTIONS_LIMIT, SuggestionList};
@@ -35,7 +37,6 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(approve))
         .routes(routes!(send_back))
         .routes(routes!(withdraw))
-        .routes(routes!(review))
         .routes(routes!(post_review))
         .merge(words::router())
         .merge(contents_map::router())
@@ -152,13 +153,13 @@ transition!(
     approve,
     "/v1/suggestions/{id}/approve",
     approve,
-    "Approves and merges: one commit is appended to main."
+    "Approves and merges: one commit is appended to main. Records an approving review."
 );
 transition!(
     send_back,
     "/v1/suggestions/{id}/send-back",
     send_back,
-    "Sends a suggestion back to its author for changes."
+    "Sends a suggestion back to its author for changes. Records a review requesting changes."
 );
 transition!(
     post_review,
@@ -172,43 +173,6 @@ transition!(
     withdraw,
     "Its author takes it back."
 );
-
-#[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-enum Verdict {
-    Approve,
-    RequestChanges,
-}
-
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-struct Review {
-    /// `approve` merges; `request_changes` sends it back. Notes and field comments come with
-    /// the conversation routes.
-    verdict: Verdict,
-}
-
-/// A review with a verdict.
-#[utoipa::path(post, path = "/v1/suggestions/{id}/reviews", tag = "suggestions", request_body = Review,
-    params(("id" = u64, Path, description = "suggestion id")),
-    responses((status = 200, body = Suggestion, description = "the suggestion"), (status = 400, body = ErrorBody),
-        (status = 403, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
-    security(("bearer" = []), ("session" = [])))]
-async fn review(
-    State(state): State<AppState>,
-    Writer(who): Writer,
-    Path(raw): Path<String>,
-    Json(body): Json<Review>,
-) -> Result<Answer, ApiError> {
-    let id = suggestion_id(&raw)?;
-    let wf = state.workflow.clone();
-    let s = crate::blocking(move || match body.verdict {
-        Verdict::Approve => wf.approve(&who, id),
-        Verdict::RequestChanges => wf.send_back(&who, id),
-    })
-    .await?;
-    written(&s, StatusCode::OK)
-}
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -244,10 +208,11 @@ async fn quick(
     written(&s, StatusCode::CREATED)
 }
 
-/// One suggestion with its items as they will be.
+/// The review view: the suggestion and its items as they will be, each item before and after
+/// (and the top-level fields that differ), the checks, the reviewers' notes and who is asked.
 #[utoipa::path(get, path = "/v1/suggestions/{id}", tag = "suggestions",
     params(("id" = u64, Path, description = "suggestion id")),
-    responses((status = 200, body = SuggestionWithItems, description = "the suggestion and its items"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = ReviewView, description = "the review view"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn get_one(
     State(state): State<AppState>,
     Reader(_who): Reader,
@@ -255,7 +220,7 @@ async fn get_one(
 ) -> Result<Answer, ApiError> {
     let id = suggestion_id(&raw)?;
     let wf = state.workflow.clone();
-    let view = crate::blocking(move || wf.get(id)).await?;
+    let view = crate::blocking(move || wf.review_view(id)).await?;
     Answer::json(&view)
 }
 

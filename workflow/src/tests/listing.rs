@@ -103,13 +103,20 @@ fn counts_follow_author_and_words_but_not_state() {
 }
 
 #[test]
-fn reviewer_is_who_merged() {
+fn reviewer_is_who_reviewed() {
     let w = World::new();
     let mut f = filter(StateFilter::All);
-    f.reviewer = Some(Handle::parse("steward").unwrap());
+    let steward = Handle::parse("steward").unwrap();
+    f.reviewer = Some(steward.clone());
     let page = w.list(&f, None, 50);
-    assert_eq!(ids(&page), [3]);
-    assert_eq!(page.items[0].approver.as_deref(), Some("steward"));
+    // The steward sent 5 back and merged 3: both are reviews.
+    assert_eq!(ids(&page), [5, 3]);
+    let (back, merged) = (&page.items[0], &page.items[1]);
+    assert_eq!(back.reviewers, std::slice::from_ref(&steward));
+    assert_eq!((back.approvals, back.changes_requested), (0, true));
+    assert_eq!(merged.reviewers, [steward]);
+    assert_eq!((merged.approvals, merged.changes_requested), (1, false));
+    assert_eq!(merged.comments, 0);
     f.reviewer = Some(Handle::parse("editor").unwrap());
     assert!(w.list(&f, None, 50).items.is_empty());
 }

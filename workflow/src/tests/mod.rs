@@ -1,8 +1,10 @@
 //! Tests on a real temporary store with the real log and projector.
 
 mod auth;
+mod conversation;
 mod demo;
 mod duplicates;
+mod inbox;
 mod issues;
 mod listing;
 mod suggestions;

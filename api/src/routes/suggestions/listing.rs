@@ -24,7 +24,7 @@ pub(super) struct ListQuery {
     status: Option<String>,
     /// Only suggestions by this handle.
     author: Option<String>,
-    /// Only suggestions this handle approved.
+    /// Only suggestions this handle reviewed or is asked to review.
     reviewer: Option<String>,
     /// Words that must all appear in the title or description, ignoring case.
     q: Option<String>,
@@ -141,12 +141,14 @@ pub(super) struct SuggestionListItem {
     submitted_at: Option<Timestamp>,
     #[schema(value_type = Option<String>)]
     closed_at: Option<Timestamp>,
-    /// Comments come with the conversation routes; 0 until then.
+    /// Comments written on it, field comments of reviews included.
     comments: u64,
-    /// Who approved it, until reviews are recorded.
-    reviewers: Vec<String>,
+    /// Who reviewed it or is asked to.
+    #[schema(value_type = Vec<String>)]
+    reviewers: Vec<Handle>,
+    /// Reviewers whose latest approve-or-request-changes verdict is approve.
     approvals: u64,
-    /// Sent back for changes.
+    /// A reviewer's latest approve-or-request-changes verdict asks for changes.
     changes_requested: bool,
     /// Issue numbers its description closes (`Fixes #12`).
     #[schema(value_type = Vec<u64>)]
@@ -156,7 +158,6 @@ pub(super) struct SuggestionListItem {
 impl From<Listed> for SuggestionListItem {
     fn from(listed: Listed) -> Self {
         let s = listed.suggestion;
-        let reviewers: Vec<String> = listed.approver.into_iter().collect();
         SuggestionListItem {
             id: s.id,
             number: s.number,
@@ -167,10 +168,10 @@ impl From<Listed> for SuggestionListItem {
             created_at: s.created_at,
             submitted_at: s.submitted_at,
             closed_at: s.closed_at,
-            comments: 0,
-            approvals: reviewers.len() as u64,
-            reviewers,
-            changes_requested: s.status == Status::SentBack,
+            comments: listed.comments,
+            reviewers: listed.reviewers,
+            approvals: listed.approvals,
+            changes_requested: listed.changes_requested,
             fixes: listed.fixes,
         }
     }

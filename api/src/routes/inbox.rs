@@ -1,0 +1,169 @@
+//! The signed-in person's inbox: lines newest first, the unread count, marking read or unread.
+
+use axum::extract::State;
+use axum::http::Uri;
+use catalog_workflow::{
+    InboxFilter, InboxQuery, InboxTarget, LineView, MarkInbox, Subject, Timestamp,
+};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::cursor::{ListKey, ListKind};
+use crate::error::{ApiError, ErrorBody};
+use crate::extract::{Json, LimitRange, Query};
+use crate::http::answer::{Answer, CacheClass};
+use crate::http::identity::{SignedIn, Writer};
+use crate::openapi_conversation::{InboxCount, InboxList, InboxMarked};
+use crate::state::AppState;
+
+const INBOX_LIMIT: LimitRange = LimitRange::new(100, 50);
+
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(count))
+        .routes(routes!(mark))
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct InboxParams {
+    /// `unread` (the default), `all`, or one reason: mention, review_requested, assigned,
+    /// author, comment, review, state, followed (read lines included).
+    filter: Option<String>,
+    /// 1-100, default 50.
+    limit: Option<String>,
+    /// `next` of the previous page.
+    cursor: Option<String>,
+    /// Deprecated: only lines last touched before this time (RFC 3339).
+    before: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Lines {
+    items: Vec<LineView>,
+    next: Option<String>,
+}
+
+/// Your inbox, newest first.
+#[utoipa::path(get, path = "/v1/inbox", tag = "inbox", params(InboxParams),
+    responses((status = 200, body = InboxList), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)),
+    security(("bearer" = []), ("session" = [])))]
+async fn list(
+    State(state): State<AppState>,
+    SignedIn(who): SignedIn,
+    uri: Uri,
+    Query(q): Query<InboxParams>,
+) -> Result<Answer, ApiError> {
+    let filter_name = q.filter.as_deref().unwrap_or("unread");
+    let filter = InboxFilter::parse(filter_name)?;
+    let limit = INBOX_LIMIT.parse(q.limit.as_deref())?;
+    let before_time = q
+        .before
+        .as_deref()
+        .map(|t| {
+            Timestamp::parse(t).ok_or_else(|| {
+                ApiError::BadRequest(format!("before {t:?} is not an RFC 3339 time"))
+            })
+        })
+        .transpose()?;
+    // A cursor belongs to one person's list with one filter.
+    let key = ListKey::new(
+        ListKind::Inbox,
+        &[
+            &who.account.to_string(),
+            filter_name,
+            q.before.as_deref().unwrap_or(""),
+        ],
+    );
+    let after = q
+        .cursor
+        .as_deref()
+        .map(|c| {
+            let raw = key.decode(c)?;
+            let bytes: [u8; 8] = raw.try_into().map_err(|_| {
+                ApiError::BadRequest(format!("cursor {c:?} is not an inbox cursor"))
+            })?;
+            Ok::<_, ApiError>(u64::from_be_bytes(bytes))
+        })
+        .transpose()?;
+    let query = InboxQuery {
+        filter,
+        after,
+        before_time,
+        limit,
+    };
+    let wf = state.workflow.clone();
+    let page = crate::blocking(move || wf.inbox(&who, &query)).await?;
+    let next = page.next.map(|order| key.encode(&order.to_be_bytes()));
+    let answer = Answer::json(&Lines {
+        items: page.lines,
+        next: next.clone(),
+    })?;
+    Ok(answer
+        .next_link(&uri, next.as_deref())
+        .deprecated(q.before.is_some()))
+}
+
+/// How many of your lines are unread.
+#[utoipa::path(get, path = "/v1/inbox/count", tag = "inbox",
+    responses((status = 200, body = InboxCount), (status = 401, body = ErrorBody)),
+    security(("bearer" = []), ("session" = [])))]
+async fn count(State(state): State<AppState>, SignedIn(who): SignedIn) -> Result<Answer, ApiError> {
+    let wf = state.workflow.clone();
+    let unread = crate::blocking(move || wf.inbox_count(&who)).await?;
+    Answer::json(&serde_json::json!({ "unread": unread }))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct SubjectBody {
+    /// changeset (a suggestion), report (an issue), entity (an item's talk page) or project.
+    kind: String,
+    /// The suggestion id, issue number, item id or project slug.
+    id: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct MarkBody {
+    /// These lines (1-100 ids).
+    ids: Option<Vec<u64>>,
+    /// Every line about this subject.
+    subject: Option<SubjectBody>,
+    /// Every line.
+    all: Option<bool>,
+    /// Mark unread instead of read.
+    unread: Option<bool>,
+}
+
+/// Marks lines read (or unread): give exactly one of `ids`, `subject` or `all: true`.
+#[utoipa::path(post, path = "/v1/inbox/read", tag = "inbox", request_body = MarkBody,
+    responses((status = 200, body = InboxMarked), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = []), ("session" = [])))]
+async fn mark(
+    State(state): State<AppState>,
+    Writer(who): Writer,
+    Json(body): Json<MarkBody>,
+) -> Result<Answer, ApiError> {
+    let target = match (body.ids, body.subject, body.all.unwrap_or(false)) {
+        (Some(ids), None, false) => InboxTarget::Ids(ids),
+        (None, Some(s), false) => InboxTarget::Subject(Subject::parse(&s.kind, &s.id)?),
+        (None, None, true) => InboxTarget::All,
+        _ => {
+            return Err(ApiError::BadRequest(
+                "give exactly one of ids, subject or all: true".into(),
+            ));
+        }
+    };
+    let mark = MarkInbox {
+        target,
+        unread: body.unread.unwrap_or(false),
+    };
+    let wf = state.workflow.clone();
+    let marked = crate::blocking(move || wf.mark_inbox(&who, &mark)).await?;
+    Ok(Answer::json(&marked)?.cache(CacheClass::NoStore))
+}

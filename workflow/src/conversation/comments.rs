@@ -1,0 +1,502 @@
+//! Comments: one store for the comments on suggestions, on issues and on items' talk pages.
+//!
+//! A comment belongs to one [`Subject`]; a reply names a parent on the same subject. Comments on
+//! a suggestion may be anchored to one field of one of its items (`anchor`), and such a comment
+//! can be resolved. Only the author edits a comment; the author or a steward hides it, after
+//! which its words are no longer shown.
+
+use std::fmt;
+
+use catalog_schemas::Id;
+use serde::{Deserialize, Serialize};
+
+use crate::clock::Timestamp;
+use crate::error::{Error, Result};
+use crate::handle::Handle;
+use crate::inbox::{Audience, Reason};
+use crate::kv::{COMMENTS, SUBJECT_COMMENTS};
+use crate::principal::Principal;
+use crate::service::Workflow;
+use crate::subject::Subject;
+use crate::suggestions::{Items, Suggestion};
+
+use super::reviews::ReviewId;
+use super::text;
+use super::timeline::{Entry, EventKind};
+use super::writer::{COMMENT_COUNTER, Writer};
+
+/// A comment body: 1-10000 characters once surrounding white space is trimmed.
+pub(crate) const MAX_BODY_CHARS: usize = 10_000;
+/// The longest field an anchor may name.
+const MAX_FIELD_CHARS: usize = 200;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct CommentId(pub u64);
+
+impl CommentId {
+    pub(crate) fn key(self) -> [u8; 8] {
+        self.0.to_be_bytes()
+    }
+}
+
+impl fmt::Display for CommentId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// The field of a suggested item a comment is about. `field` is a JSON Pointer into the item's
+/// data (`/date`); a bare name (`date`) is read as the pointer to that top-level field.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Anchor {
+    pub entity: Id,
+    pub field: String,
+}
+
+/// What a person writes.
+#[derive(Debug, Clone, Default)]
+pub struct NewComment {
+    pub body: String,
+    pub parent: Option<CommentId>,
+    pub anchor: Option<Anchor>,
+}
+
+/// A comment as stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct CommentRecord {
+    pub id: CommentId,
+    pub subject: Subject,
+    pub parent: Option<CommentId>,
+    pub author: Handle,
+    pub author_name: String,
+    pub body: String,
+    pub at: Timestamp,
+    pub edited_at: Option<Timestamp>,
+    pub hidden: bool,
+    pub hidden_by: Option<Handle>,
+    pub anchor: Option<Anchor>,
+    pub resolved: bool,
+    pub resolved_by: Option<Handle>,
+    /// The review it was written in, for a review's field comments.
+    pub review: Option<ReviewId>,
+}
+
+/// A comment as readers see it: a hidden comment keeps its place but not its words.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Comment {
+    pub id: CommentId,
+    pub subject: Subject,
+    pub parent: Option<CommentId>,
+    pub author: Handle,
+    pub author_name: String,
+    /// `null` once hidden.
+    pub body: Option<String>,
+    pub at: Timestamp,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edited_at: Option<Timestamp>,
+    pub hidden: bool,
+    /// Only on comments about a field of a suggested item.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anchor: Option<Anchor>,
+    /// Only on anchored comments.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resolved: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub review: Option<ReviewId>,
+}
+
+impl From<CommentRecord> for Comment {
+    fn from(r: CommentRecord) -> Comment {
+        Comment {
+            id: r.id,
+            subject: r.subject,
+            parent: r.parent,
+            author: r.author,
+            author_name: r.author_name,
+            body: (!r.hidden).then_some(r.body),
+            at: r.at,
+            edited_at: r.edited_at,
+            hidden: r.hidden,
+            resolved: r.anchor.is_some().then_some(r.resolved),
+            anchor: r.anchor,
+            review: r.review,
+        }
+    }
+}
+
+/// Trims a body and holds it to 1-10000 characters.
+pub(crate) fn check_body(what: &str, body: &str) -> Result<String> {
+    let body = body.trim();
+    let chars = body.chars().count();
+    if chars == 0 || chars > MAX_BODY_CHARS {
+        return Err(Error::BadRequest(format!(
+            "{what}: give 1-{MAX_BODY_CHARS} characters (this has {chars})"
+        )));
+    }
+    Ok(body.to_string())
+}
+
+/// Checks an anchor against the suggestion's items and writes its field as a pointer.
+pub(crate) fn check_anchor(
+    anchor: Anchor,
+    suggestion: &Suggestion,
+    items: &Items,
+) -> Result<Anchor> {
+    if !items.contains_key(&anchor.entity) {
+        return Err(Error::BadRequest(format!(
+            "anchor: item {} is not in suggestion {}",
+            anchor.entity, suggestion.id
+        )));
+    }
+    let field = anchor.field.trim();
+    let chars = field.chars().count();
+    if chars == 0 || chars > MAX_FIELD_CHARS || field.chars().any(char::is_control) {
+        return Err(Error::BadRequest(format!(
+            "anchor field {:?}: give a field name or JSON Pointer of 1-{MAX_FIELD_CHARS} characters",
+            anchor.field
+        )));
+    }
+    let field = if field.starts_with('/') {
+        field.to_string()
+    } else {
+        format!("/{field}")
+    };
+    Ok(Anchor {
+        entity: anchor.entity,
+        field,
+    })
+}
+
+impl Workflow {
+    /// Writes a comment on a suggestion, an issue or an item's talk page.
+    ///
+    /// For an issue (`Subject::Report`) the caller has checked that the issue exists; a
+    /// suggestion and an item are checked here. `@handle` tells that person's inbox; `#N` naming
+    /// another suggestion puts "referenced" on that suggestion's timeline.
+    pub fn comment(
+        &self,
+        principal: &Principal,
+        subject: Subject,
+        new: NewComment,
+    ) -> Result<Comment> {
+        principal.require_write()?;
+        let body = check_body("body", &new.body)?;
+        let suggestion = match &subject {
+            Subject::Changeset(id) => Some(self.require_suggestion(*id)?),
+            Subject::Entity(id) => {
+                self.require_talk_page(*id)?;
+                None
+            }
+            Subject::Report(_) => None,
+            Subject::Project(slug) => {
+                return Err(Error::BadRequest(format!(
+                    "project {slug}: projects take no comments"
+                )));
+            }
+        };
+        let anchor = match (new.anchor, &suggestion) {
+            (None, _) => None,
+            (Some(anchor), Some(s)) => {
+                Some(check_anchor(anchor, s, &self.suggestion_items(s.id)?)?)
+            }
+            (Some(_), None) => {
+                return Err(Error::BadRequest(
+                    "only a comment on a suggestion can be anchored to a field".into(),
+                ));
+            }
+        };
+        if let Some(parent) = new.parent {
+            self.require_parent(parent, &subject)?;
+        }
+
+        let mut w = Writer::new(self);
+        let record = CommentRecord {
+            id: CommentId(w.next(COMMENT_COUNTER)?),
+            subject: subject.clone(),
+            parent: new.parent,
+            author: principal.handle.clone(),
+            author_name: principal.name.clone(),
+            body,
+            at: self.now(),
+            edited_at: None,
+            hidden: false,
+            hidden_by: None,
+            anchor,
+            resolved: false,
+            resolved_by: None,
+            review: None,
+        };
+        let mut audience = self.participants(&subject, suggestion.as_ref(), Reason::Comment)?;
+        if let Some(parent) = new.parent.map(|p| self.require_comment(p)).transpose()? {
+            audience.add(&parent.author, Reason::Comment);
+        }
+        w.put_comment(&record)?;
+        if let Subject::Changeset(id) = subject {
+            w.timeline(id, &Entry::Comment { comment: record.id })?;
+        }
+        w.references(principal, &record)?;
+        audience.mentions(&record.body);
+        w.notify(
+            principal,
+            &subject,
+            &audience,
+            comment_detail("comment", &record),
+        )?;
+        w.finish()?;
+        tracing::info!(comment = record.id.0, subject = %subject, "comment written");
+        Ok(record.into())
+    }
+
+    /// The comments of one subject, in the order written (a talk page, an issue's comments).
+    pub fn comments(&self, subject: &Subject) -> Result<Vec<Comment>> {
+        Ok(self
+            .subject_comments(subject)?
+            .into_iter()
+            .map(Comment::from)
+            .collect())
+    }
+
+    /// An item's talk page: its comments in order. Every item the log has ever held has one,
+    /// deleted and merged-away items included.
+    pub fn talk(&self, item: Id) -> Result<Vec<Comment>> {
+        self.require_talk_page(item)?;
+        self.comments(&Subject::Entity(item))
+    }
+
+    /// One comment as readers see it.
+    pub fn get_comment(&self, id: CommentId) -> Result<Comment> {
+        self.require_comment(id).map(Comment::from)
+    }
+
+    /// Changes the words of one's own comment.
+    pub fn edit_comment(
+        &self,
+        principal: &Principal,
+        id: CommentId,
+        body: &str,
+    ) -> Result<Comment> {
+        principal.require_write()?;
+        let body = check_body("body", body)?;
+        let mut w = Writer::new(self);
+        let mut record = self.require_comment(id)?;
+        if record.author != principal.handle {
+            return Err(Error::Forbidden(format!(
+                "comment {id} is @{}'s: only its author may change it",
+                record.author
+            )));
+        }
+        if record.hidden {
+            return Err(Error::State(format!("comment {id} is hidden")));
+        }
+        // Only people newly named are told: the others were told when it was first written.
+        let before = text::mentions(&record.body);
+        let mut audience = Audience::default();
+        for handle in text::mentions(&body) {
+            if !before.contains(&handle) {
+                audience.add(&handle, Reason::Mention);
+            }
+        }
+        record.body = body;
+        record.edited_at = Some(self.now());
+        w.put_comment(&record)?;
+        let detail = comment_detail("comment", &record);
+        w.notify(principal, &record.subject, &audience, detail)?;
+        w.finish()?;
+        Ok(record.into())
+    }
+
+    /// Hides a comment: its author or a steward may. Hiding a hidden comment changes nothing.
+    pub fn hide_comment(&self, principal: &Principal, id: CommentId) -> Result<Comment> {
+        principal.require_write()?;
+        let mut w = Writer::new(self);
+        let mut record = self.require_comment(id)?;
+        if record.author != principal.handle && !principal.steward {
+            return Err(Error::Forbidden(format!(
+                "comment {id} is @{}'s: only its author or a steward may hide it",
+                record.author
+            )));
+        }
+        if !record.hidden {
+            record.hidden = true;
+            record.hidden_by = Some(principal.handle.clone());
+            w.put_comment(&record)?;
+            w.finish()?;
+        }
+        Ok(record.into())
+    }
+
+    /// Resolves (or, with `resolved: false`, reopens) a comment on a field of a suggested item.
+    /// The suggestion's author, its reviewers (who reviewed or are asked), those who may approve
+    /// it, and stewards may.
+    pub fn resolve_comment(
+        &self,
+        principal: &Principal,
+        id: CommentId,
+        resolved: bool,
+    ) -> Result<Comment> {
+        principal.require_write()?;
+        let record = self.require_comment(id)?;
+        let Subject::Changeset(sid) = record.subject else {
+            return Err(Error::State(format!(
+                "comment {id} is not on a suggestion: only a suggestion's field comments can be resolved"
+            )));
+        };
+        if record.anchor.is_none() {
+            return Err(Error::State(format!(
+                "comment {id} is not about a field: only field comments can be resolved"
+            )));
+        }
+        let suggestion = self.require_suggestion(sid)?;
+        if !self.may_resolve(principal, &suggestion)? {
+            return Err(Error::Forbidden(format!(
+                "@{} may not resolve comments on suggestion {sid}: its author, reviewers, keepers and stewards may",
+                principal.handle
+            )));
+        }
+        let mut w = Writer::new(self);
+        // Read again under the writer's lock: an edit or hide may have landed meanwhile.
+        let mut record = self.require_comment(id)?;
+        if record.resolved != resolved {
+            record.resolved = resolved;
+            record.resolved_by = resolved.then(|| principal.handle.clone());
+            w.put_comment(&record)?;
+            w.finish()?;
+        }
+        Ok(record.into())
+    }
+
+    pub(crate) fn comment_record(&self, id: CommentId) -> Result<Option<CommentRecord>> {
+        self.kv().get(COMMENTS, &id.key())
+    }
+
+    fn require_comment(&self, id: CommentId) -> Result<CommentRecord> {
+        self.comment_record(id)?
+            .ok_or_else(|| Error::NotFound(format!("no comment {id}")))
+    }
+
+    pub(crate) fn comment_view(&self, id: CommentId) -> Result<Option<Comment>> {
+        Ok(self.comment_record(id)?.map(Comment::from))
+    }
+
+    fn require_parent(&self, parent: CommentId, subject: &Subject) -> Result<()> {
+        match self.comment_record(parent)? {
+            Some(p) if p.subject == *subject => Ok(()),
+            Some(_) => Err(Error::BadRequest(format!(
+                "parent comment {parent} is not on {subject}"
+            ))),
+            None => Err(Error::BadRequest(format!("no parent comment {parent}"))),
+        }
+    }
+
+    fn require_talk_page(&self, item: Id) -> Result<()> {
+        match self.inner.log.item_head(item)? {
+            Some(_) => Ok(()),
+            None => Err(Error::NotFound(format!("no item {item}"))),
+        }
+    }
+
+    /// Every comment record of a subject, in the order written.
+    pub(crate) fn subject_comments(&self, subject: &Subject) -> Result<Vec<CommentRecord>> {
+        let keys = self
+            .kv()
+            .scan_raw_prefix(SUBJECT_COMMENTS, &subject.key())?;
+        let mut out = Vec::with_capacity(keys.len());
+        for (key, _) in keys {
+            let id = key
+                .get(key.len().saturating_sub(8)..)
+                .and_then(|b| <[u8; 8]>::try_from(b).ok())
+                .map(|b| CommentId(u64::from_be_bytes(b)));
+            if let Some(record) = id.map(|id| self.comment_record(id)).transpose()?.flatten() {
+                out.push(record);
+            }
+        }
+        Ok(out)
+    }
+
+    /// How many comments a subject has, hidden ones included.
+    pub(crate) fn comment_count(&self, subject: &Subject) -> Result<u64> {
+        Ok(self
+            .kv()
+            .scan_raw_prefix(SUBJECT_COMMENTS, &subject.key())?
+            .len() as u64)
+    }
+
+    /// Everyone taking part in a subject, each with the reason a new comment or review tells
+    /// them: the suggestion's author (`author`), and those who commented, reviewed or are asked
+    /// (`others`).
+    pub(crate) fn participants(
+        &self,
+        subject: &Subject,
+        suggestion: Option<&Suggestion>,
+        others: Reason,
+    ) -> Result<Audience> {
+        let mut audience = Audience::default();
+        if let Some(s) = suggestion {
+            audience.add(&s.author, Reason::Author);
+            for review in self.review_records(s.id)? {
+                audience.add(&review.author, others);
+            }
+            for request in self.review_requests(s.id)? {
+                audience.add(&request.handle, others);
+            }
+        }
+        for comment in self.subject_comments(subject)? {
+            audience.add(&comment.author, others);
+        }
+        Ok(audience)
+    }
+}
+
+impl Writer<'_> {
+    pub(crate) fn put_comment(&mut self, record: &CommentRecord) -> Result<()> {
+        self.put(COMMENTS, &record.id.key(), record)?;
+        let index = [record.subject.key(), record.id.key().to_vec()].concat();
+        self.put_raw(SUBJECT_COMMENTS, &index, &[])
+    }
+
+    /// Puts "referenced" on the timeline of every other suggestion the comment names as `#N`.
+    pub(crate) fn references(
+        &mut self,
+        principal: &Principal,
+        record: &CommentRecord,
+    ) -> Result<()> {
+        let here = match &record.subject {
+            Subject::Changeset(id) => Some(*id),
+            _ => None,
+        };
+        let number = match &record.subject {
+            Subject::Changeset(id) => self.wf.suggestion(*id)?.map(|s| s.number),
+            Subject::Report(n) => Some(*n),
+            _ => None,
+        };
+        for n in text::thread_refs(&record.body) {
+            let Some(target) = self.wf.suggestion_by_number(n)? else {
+                continue;
+            };
+            if Some(target.id) == here {
+                continue;
+            }
+            self.event(
+                target.id,
+                Some(principal),
+                EventKind::Referenced {
+                    from: record.subject.clone(),
+                    number,
+                    comment: record.id,
+                },
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// What an inbox line says about a comment.
+pub(crate) fn comment_detail(event: &str, record: &CommentRecord) -> serde_json::Value {
+    serde_json::json!({
+        "event": event,
+        "comment": record.id,
+        "excerpt": text::excerpt(&record.body, 140),
+    })
+}

@@ -1,0 +1,266 @@
+//! Who is asked to review a suggestion.
+//!
+//! People are asked by hand (the author, those who may approve, stewards), and on their own:
+//! on submit the keepers of the touched sets (never for a bot's suggestion), and when a
+//! suggestion sent back is submitted again, those whose latest verdict asked for changes. A
+//! request stands until the person reviews, or someone takes it back.
+
+use serde::{Deserialize, Serialize};
+
+use crate::clock::Timestamp;
+use crate::error::{Error, Result};
+use crate::handle::Handle;
+use crate::inbox::{Audience, Reason};
+use crate::kv::REVIEW_REQUESTS;
+use crate::overlay::Overlay;
+use crate::permissions::{check_may_approve, keepers_of, touched_sets};
+use crate::principal::Principal;
+use crate::service::Workflow;
+use crate::subject::Subject;
+use crate::suggestions::{Items, Status, Suggestion, SuggestionId};
+
+use super::timeline::EventKind;
+use super::writer::Writer;
+
+/// The most people one request may ask.
+pub(crate) const MAX_REVIEWERS: usize = 25;
+
+/// One person asked to review.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReviewRequest {
+    pub handle: Handle,
+    pub name: String,
+    /// Who asked (`null` when the service asked on its own).
+    pub by: Option<Handle>,
+    pub at: Timestamp,
+    /// Asked on submit as a keeper of a touched set, or again after requesting changes.
+    pub auto: bool,
+}
+
+fn request_key(id: SuggestionId, handle: &Handle) -> Vec<u8> {
+    [&id.key()[..], handle.as_str().as_bytes()].concat()
+}
+
+impl Workflow {
+    /// Asks people to review. Asking someone already asked changes nothing; asking someone who
+    /// has reviewed asks them again. Answers who is asked now.
+    pub fn request_reviews(
+        &self,
+        principal: &Principal,
+        id: SuggestionId,
+        reviewers: &[Handle],
+    ) -> Result<Vec<ReviewRequest>> {
+        principal.require_write()?;
+        if reviewers.is_empty() || reviewers.len() > MAX_REVIEWERS {
+            return Err(Error::BadRequest(format!(
+                "reviewers: name 1-{MAX_REVIEWERS} people"
+            )));
+        }
+        let _lock = self.suggestion_lock(id.0);
+        let suggestion = self.require_suggestion(id)?;
+        require_reviewable(&suggestion)?;
+        let items = self.suggestion_items(id)?;
+        self.require_may_ask(principal, &suggestion, &items)?;
+        let mut wanted: Vec<Handle> = Vec::new();
+        for handle in reviewers {
+            if *handle == suggestion.author {
+                return Err(Error::BadRequest(format!(
+                    "@{handle} wrote suggestion {id} and cannot be asked to review it"
+                )));
+            }
+            if self.account_by_handle(handle)?.is_none() {
+                return Err(Error::BadRequest(format!(
+                    "reviewers: no account has the handle {handle}"
+                )));
+            }
+            if !wanted.contains(handle) {
+                wanted.push(handle.clone());
+            }
+        }
+        let mut w = Writer::new(self);
+        w.ask(Some(principal), &suggestion, &wanted, false)?;
+        w.finish()?;
+        self.review_requests(id)
+    }
+
+    /// Takes back a request to review: whoever may ask, and the person asked.
+    pub fn remove_review_request(
+        &self,
+        principal: &Principal,
+        id: SuggestionId,
+        handle: &Handle,
+    ) -> Result<Vec<ReviewRequest>> {
+        principal.require_write()?;
+        let _lock = self.suggestion_lock(id.0);
+        let suggestion = self.require_suggestion(id)?;
+        if principal.handle != *handle {
+            let items = self.suggestion_items(id)?;
+            self.require_may_ask(principal, &suggestion, &items)?;
+        }
+        let key = request_key(id, handle);
+        if self.kv().get_raw(REVIEW_REQUESTS, &key)?.is_none() {
+            return Err(Error::NotFound(format!(
+                "@{handle} is not asked to review suggestion {id}"
+            )));
+        }
+        let mut w = Writer::new(self);
+        w.delete(REVIEW_REQUESTS, &key)?;
+        w.event(
+            id,
+            Some(principal),
+            EventKind::ReviewRequestRemoved {
+                reviewer: handle.clone(),
+            },
+        )?;
+        w.finish()?;
+        self.review_requests(id)
+    }
+
+    /// Who is asked to review a suggestion and has not yet, by handle.
+    pub fn review_requests(&self, id: SuggestionId) -> Result<Vec<ReviewRequest>> {
+        Ok(self
+            .kv()
+            .scan_prefix::<ReviewRequest>(REVIEW_REQUESTS, &id.key())?
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect())
+    }
+
+    /// The author, stewards, and those who may approve may ask for reviews.
+    fn require_may_ask(
+        &self,
+        principal: &Principal,
+        suggestion: &Suggestion,
+        items: &Items,
+    ) -> Result<()> {
+        if principal.handle == suggestion.author || principal.steward {
+            return Ok(());
+        }
+        check_may_approve(principal, suggestion, &Overlay::new(self, items)).map_err(|_| {
+            Error::Forbidden(format!(
+                "@{} may not ask for reviews of suggestion {}: its author, its keepers and stewards may",
+                principal.handle, suggestion.id
+            ))
+        })
+    }
+
+    /// Saves a suggestion just submitted, with "sent for review" on its timeline and the people
+    /// asked on their own: the keepers of its sets on a first submit (not for a bot's
+    /// suggestion), those who requested changes when it comes back.
+    pub(crate) fn record_submitted(
+        &self,
+        principal: &Principal,
+        suggestion: &Suggestion,
+        was: Status,
+        items: &Items,
+    ) -> Result<()> {
+        let again = was == Status::SentBack;
+        let asked: Vec<Handle> = if again {
+            self.changes_requested_by(suggestion.id)?
+        } else if suggestion.bot {
+            Vec::new()
+        } else {
+            self.keepers_to_ask(suggestion, items)?
+        };
+        let mut w = Writer::new(self);
+        w.save_suggestion(suggestion)?;
+        w.event(
+            suggestion.id,
+            Some(principal),
+            EventKind::SentForReview { again },
+        )?;
+        w.ask(None, suggestion, &asked, true)?;
+        w.finish()
+    }
+
+    /// The keepers of every set the suggestion touches who have an account, but not its author.
+    fn keepers_to_ask(&self, suggestion: &Suggestion, items: &Items) -> Result<Vec<Handle>> {
+        let overlay = Overlay::new(self, items);
+        let mut out: Vec<Handle> = Vec::new();
+        for set in touched_sets(&overlay)? {
+            for keeper in keepers_of(&overlay, set)? {
+                let Ok(handle) = Handle::parse(&keeper) else {
+                    continue;
+                };
+                if handle != suggestion.author
+                    && !out.contains(&handle)
+                    && self.account_by_handle(&handle)?.is_some()
+                {
+                    out.push(handle);
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// People may be asked while a suggestion can still be reviewed.
+fn require_reviewable(suggestion: &Suggestion) -> Result<()> {
+    match suggestion.status {
+        Status::Draft | Status::Open | Status::SentBack => Ok(()),
+        Status::Merged | Status::Withdrawn => Err(Error::State(format!(
+            "suggestion {} is {}: nobody can be asked to review it",
+            suggestion.id, suggestion.status
+        ))),
+    }
+}
+
+impl Writer<'_> {
+    /// Asks each of `handles` (those already asked are left as they are), records it on the
+    /// timeline, and tells each one's inbox. `by` is `None` when the service asks on its own.
+    pub(crate) fn ask(
+        &mut self,
+        by: Option<&Principal>,
+        suggestion: &Suggestion,
+        handles: &[Handle],
+        auto: bool,
+    ) -> Result<()> {
+        let wf = self.wf;
+        let mut asked = Vec::new();
+        for handle in handles {
+            let key = request_key(suggestion.id, handle);
+            if wf.kv().get_raw(REVIEW_REQUESTS, &key)?.is_some() {
+                continue;
+            }
+            let Some(account) = wf.account_by_handle(handle)? else {
+                continue;
+            };
+            let request = ReviewRequest {
+                handle: handle.clone(),
+                name: account.name,
+                by: by.map(|p| p.handle.clone()),
+                at: wf.now(),
+                auto,
+            };
+            self.put(REVIEW_REQUESTS, &key, &request)?;
+            asked.push(handle.clone());
+        }
+        if asked.is_empty() {
+            return Ok(());
+        }
+        self.event(
+            suggestion.id,
+            by,
+            EventKind::ReviewRequested {
+                reviewers: asked.clone(),
+                auto,
+            },
+        )?;
+        let mut audience = Audience::default();
+        for handle in &asked {
+            audience.add(handle, Reason::ReviewRequested);
+        }
+        // The service asks in the author's name: it is their suggestion being sent for review.
+        let actor = match by {
+            Some(p) => crate::inbox::Actor::of(p),
+            None => crate::inbox::Actor::from_handle(wf, &suggestion.author)?,
+        };
+        let detail = serde_json::json!({ "event": "review_requested", "auto": auto });
+        self.notify_as(
+            &actor,
+            &Subject::Changeset(suggestion.id),
+            &audience,
+            detail,
+        )
+    }
+}

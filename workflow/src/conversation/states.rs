@@ -1,0 +1,96 @@
+//! Recording a suggestion's change of state (merged, sent back, withdrawn) together with its
+//! event, the review that made it (when one did), and `state` lines for the author and everyone
+//! taking part — all in the batch that saves the new state.
+
+use serde_json::json;
+
+use crate::error::Result;
+use crate::inbox::{Audience, Reason};
+use crate::principal::Principal;
+use crate::service::Workflow;
+use crate::subject::Subject;
+use crate::suggestions::Suggestion;
+
+use super::reviews::{ReviewDraft, ReviewId};
+use super::timeline::EventKind;
+use super::writer::Writer;
+
+impl Workflow {
+    /// Saves a suggestion whose state `actor` just changed, with the event saying so.
+    pub(crate) fn record_state(
+        &self,
+        actor: &Principal,
+        suggestion: &Suggestion,
+        event: EventKind,
+    ) -> Result<()> {
+        let mut w = Writer::new(self);
+        w.state(Some(actor), suggestion, event, None)?;
+        w.finish()
+    }
+
+    /// As [`Workflow::record_state`], for a change made by a review: the review comes first on
+    /// the timeline, then the event, and each person is told once.
+    pub(crate) fn record_reviewed_state(
+        &self,
+        actor: &Principal,
+        suggestion: &Suggestion,
+        event: EventKind,
+        draft: ReviewDraft,
+    ) -> Result<ReviewId> {
+        let mut w = Writer::new(self);
+        let written = w.review(actor, suggestion, draft)?;
+        w.state(
+            Some(actor),
+            suggestion,
+            event,
+            Some((written.id, written.audience)),
+        )?;
+        w.finish()?;
+        Ok(written.id)
+    }
+}
+
+impl Writer<'_> {
+    /// Saves the suggestion, records the event, and tells its author and participants.
+    /// `actor: None` is the service itself (settling a merge after a crash): nobody is told then,
+    /// since the person who merged was not there to see it land.
+    pub(crate) fn state(
+        &mut self,
+        actor: Option<&Principal>,
+        suggestion: &Suggestion,
+        event: EventKind,
+        review: Option<(ReviewId, Audience)>,
+    ) -> Result<()> {
+        let wf = self.wf;
+        let subject = Subject::Changeset(suggestion.id);
+        let name = match &event {
+            EventKind::Merged { .. } => "merged",
+            EventKind::SentBack => "sent_back",
+            EventKind::Withdrawn => "withdrawn",
+            _ => "state",
+        };
+        let mut detail = json!({ "event": name, "state": suggestion.status.to_string() });
+        if let EventKind::Merged { commit } = &event {
+            detail["commit"] = json!(commit);
+        }
+        let (mut audience, review) = match review {
+            Some((id, audience)) => (audience, Some(id)),
+            None => (Audience::default(), None),
+        };
+        if let Some(id) = review {
+            detail["review"] = json!(id);
+        }
+        for (handle, _) in wf
+            .participants(&subject, Some(suggestion), Reason::State)?
+            .iter()
+        {
+            audience.add(handle, Reason::State);
+        }
+        self.save_suggestion(suggestion)?;
+        self.event(suggestion.id, actor, event)?;
+        if let Some(actor) = actor {
+            self.notify(actor, &subject, &audience, detail)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,98 @@
+//! One write of the conversation: everything a single action records — the suggestion's new
+//! state, its timeline entries, reviews, comments, review requests and the inbox lines they
+//! produce — gathered into one batch and written at once, so a crash leaves all or none.
+//!
+//! A writer holds the registry lock from its start to its write: the numbers it hands out
+//! (comment, review, timeline and inbox ids) are read from and written back to `wf_counters`, and
+//! the inbox lines it combines are read and rewritten, so two writers must not interleave. Callers
+//! that also hold a suggestion's lock take that first (the lock order everywhere in the crate).
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::MutexGuard;
+
+use serde::Serialize;
+
+use crate::error::Result;
+use crate::kv::{Batch, SUGGESTIONS, TIMELINE};
+use crate::service::Workflow;
+use crate::suggestions::{Suggestion, SuggestionId};
+
+use super::timeline::Entry;
+
+pub(crate) const COMMENT_COUNTER: &str = "comment";
+pub(crate) const REVIEW_COUNTER: &str = "review";
+pub(crate) const TIMELINE_COUNTER: &str = "timeline";
+pub(crate) const INBOX_COUNTER: &str = "inbox";
+pub(crate) const INBOX_ORDER_COUNTER: &str = "inbox-order";
+
+pub(crate) struct Writer<'a> {
+    pub(crate) wf: &'a Workflow,
+    batch: Batch<'a>,
+    /// The next free number of each counter used so far (written back at the end).
+    counters: BTreeMap<&'static str, u64>,
+    /// Unread inbox lines this writer has made or combined, by recipient, reason and subject,
+    /// so a second notice in the same write finds them (they are not in the store yet).
+    pub(crate) inbox_touched: HashMap<Vec<u8>, crate::inbox::LineRecord>,
+    _registry: MutexGuard<'a, ()>,
+}
+
+impl<'a> Writer<'a> {
+    pub(crate) fn new(wf: &'a Workflow) -> Writer<'a> {
+        let guard = wf.registry_lock();
+        Writer {
+            wf,
+            batch: wf.kv().batch(),
+            counters: BTreeMap::new(),
+            inbox_touched: HashMap::new(),
+            _registry: guard,
+        }
+    }
+
+    /// Takes the next number of a counter.
+    pub(crate) fn next(&mut self, counter: &'static str) -> Result<u64> {
+        let current = match self.counters.get(counter) {
+            Some(&n) => n,
+            None => self.wf.kv().counter(counter)?,
+        };
+        let next = current + 1;
+        self.counters.insert(counter, next);
+        Ok(next)
+    }
+
+    pub(crate) fn put<T: Serialize>(
+        &mut self,
+        cf: &'static str,
+        key: &[u8],
+        value: &T,
+    ) -> Result<()> {
+        self.batch.put(cf, key, value)
+    }
+
+    pub(crate) fn put_raw(&mut self, cf: &'static str, key: &[u8], value: &[u8]) -> Result<()> {
+        self.batch.put_raw(cf, key, value)
+    }
+
+    pub(crate) fn delete(&mut self, cf: &'static str, key: &[u8]) -> Result<()> {
+        self.batch.delete(cf, key)
+    }
+
+    pub(crate) fn save_suggestion(&mut self, suggestion: &Suggestion) -> Result<()> {
+        self.batch
+            .put(SUGGESTIONS, &suggestion.id.key(), suggestion)
+    }
+
+    /// Appends one entry to a suggestion's timeline.
+    pub(crate) fn timeline(&mut self, id: SuggestionId, entry: &Entry) -> Result<()> {
+        let n = self.next(TIMELINE_COUNTER)?;
+        let key = [id.key(), n.to_be_bytes()].concat();
+        self.batch.put(TIMELINE, &key, entry)
+    }
+
+    /// Writes everything gathered, in one batch.
+    pub(crate) fn finish(mut self) -> Result<()> {
+        for (name, value) in std::mem::take(&mut self.counters) {
+            self.batch.set_counter(name, value)?;
+        }
+        self.wf.kv().write(self.batch)
+    }
+}
