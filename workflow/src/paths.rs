@@ -18,6 +18,8 @@ pub(crate) struct PathPlan {
     pub paths: BTreeMap<Id, Option<String>>,
     /// One line per path claimed twice.
     pub clashes: Vec<String>,
+    /// The same clashes as (item, path, the item holding it), for callers that name the cause.
+    pub clashing: Vec<(Id, String, Id)>,
 }
 
 struct Claims<'a> {
@@ -97,6 +99,7 @@ pub(crate) fn plan(wf: &Workflow, overlay: &Overlay<'_>, items: &Items) -> Resul
     let mut plan = PathPlan {
         paths: BTreeMap::new(),
         clashes: Vec::new(),
+        clashing: Vec::new(),
     };
     for item in order {
         let (path, holder) = claims.place(overlay, item)?;
@@ -105,6 +108,7 @@ pub(crate) fn plan(wf: &Workflow, overlay: &Overlay<'_>, items: &Items) -> Resul
                 "{} wants the path {path}, which {holder} holds",
                 item.id
             ));
+            plan.clashing.push((item.id, path.clone(), holder));
         }
         plan.paths.insert(item.id, path);
     }
