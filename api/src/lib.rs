@@ -19,7 +19,7 @@
 //!   with the `Reader`/`Writer`/`SiteSession` extractors, the access log.
 //! - `openapi` — the document's frame (title, version, security schemes) and answer shapes.
 //! - `routes` — one module per area, each with `router()`: `about`, `entities`, `history`,
-//!   `lookup`, `browse`, `commits`, `suggestions`, `account`.
+//!   `lookup`, `browse`, `commits`, `suggestions`, `organize`, `account`.
 
 mod cursor;
 mod error;

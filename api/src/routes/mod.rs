@@ -13,6 +13,7 @@ mod commits;
 mod entities;
 mod history;
 mod lookup;
+mod organize;
 mod suggestions;
 
 /// Every route with its OpenAPI description.
@@ -25,5 +26,6 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(browse::router())
         .merge(commits::router())
         .merge(suggestions::router())
+        .merge(organize::router())
         .merge(account::router())
 }
