@@ -56,7 +56,8 @@ async fn shelf() -> Shelf {
     let tag = common::unique("o");
     let keeper = &s().extra["keeper-handle"];
     let set = |slug: &str, parent: Option<&str>| {
-        let mut v = json!({ "name": { "he": "אוסף", "en": slug }, "slug": slug, "keepers": [keeper] });
+        let mut v =
+            json!({ "name": { "he": "אוסף", "en": slug }, "slug": slug, "keepers": [keeper] });
         if let Some(p) = parent {
             v["parent"] = json!(p);
         }
@@ -65,7 +66,10 @@ async fn shelf() -> Shelf {
     let sets = merge(
         &st,
         "shelf sets",
-        &[set(&format!("{tag}-a"), None), set(&format!("{tag}-b"), None)],
+        &[
+            set(&format!("{tag}-a"), None),
+            set(&format!("{tag}-b"), None),
+        ],
     )
     .await
     .ids;
@@ -143,11 +147,7 @@ async fn shelf() -> Shelf {
         b: sets[1].clone(),
         a1,
         work: firsts[0].clone(),
-        units: [
-            seconds[0].clone(),
-            seconds[1].clone(),
-            seconds[2].clone(),
-        ],
+        units: [seconds[0].clone(), seconds[1].clone(), seconds[2].clone()],
         other: firsts[1].clone(),
         printing: seconds[3].clone(),
         scan,
@@ -244,7 +244,11 @@ fn changed_ids(v: &Value) -> Vec<String> {
 async fn move_joins_leaves_and_replaces_sets() {
     let t = shelf().await;
     let v = applied(json!([{ "op": "move", "items": [t.work], "to": t.b }])).await;
-    assert_eq!(changed_ids(&v), [t.work.clone()], "only the moved item changes");
+    assert_eq!(
+        changed_ids(&v),
+        std::slice::from_ref(&t.work),
+        "only the moved item changes"
+    );
     assert_eq!(data(&t.work).await["sets"], json!([t.a, t.b]));
     applied(json!([{ "op": "move", "items": [t.work], "to": t.a1, "from": t.a }])).await;
     assert_eq!(data(&t.work).await["sets"], json!([t.b, t.a1]));
@@ -278,17 +282,26 @@ async fn items_move_to_their_kind_of_parent_and_paths_follow() {
     ]))
     .await;
     assert_eq!(data(&t.units[0]).await["work"], json!(t.other));
-    assert_eq!(path(&t.units[0]).await, json!(format!("/{}-other/1/1", t.tag)));
+    assert_eq!(
+        path(&t.units[0]).await,
+        json!(format!("/{}-other/1/1", t.tag))
+    );
     assert_eq!(data(&t.printing).await["work"], json!(t.other));
     assert_eq!(data(&t.recording).await["event"], json!(t.events[1]));
     let r = resolve(old.as_str().unwrap()).await;
-    assert_eq!((r["id"].as_str(), r["redirected"].as_bool()), (Some(t.units[0].as_str()), Some(true)));
+    assert_eq!(
+        (r["id"].as_str(), r["redirected"].as_bool()),
+        (Some(t.units[0].as_str()), Some(true))
+    );
     // The recording is counted under its new event.
     let events = s()
         .anon()
         .get_json(&format!("/v1/entities/{}/linked/counts", t.events[1]))
         .await;
-    assert!(events["groups"].to_string().contains("recording"), "{events}");
+    assert!(
+        events["groups"].to_string().contains("recording"),
+        "{events}"
+    );
 }
 
 #[tokio::test]
@@ -299,7 +312,8 @@ async fn move_up_lifts_a_set_and_an_item_one_level() {
     assert_eq!(data(&t.work).await["sets"], json!([t.a]));
     applied(json!([{ "op": "move-up", "items": [t.a1] }])).await;
     assert!(data(&t.a1).await.get("parent").is_none());
-    let message = refused_everywhere(json!([{ "op": "move-up", "items": [t.a1] }]), 0, "items").await;
+    let message =
+        refused_everywhere(json!([{ "op": "move-up", "items": [t.a1] }]), 0, "items").await;
     assert!(message.contains("at the top"), "{message}");
 }
 
@@ -334,18 +348,34 @@ async fn rename_moves_the_paths_made_from_a_slug_and_old_paths_redirect() {
     assert_eq!(unit_item["operations"], json!([0]));
 
     assert_eq!(path(&t.work).await, json!(format!("/{new_slug}")));
-    assert_eq!(data(&t.work).await["title"], json!({ "he": "ספר חדש", "en": "New" }));
+    assert_eq!(
+        data(&t.work).await["title"],
+        json!({ "he": "ספר חדש", "en": "New" })
+    );
     let r = resolve(&old_work).await;
-    assert_eq!((r["id"].as_str(), r["redirected"].as_bool()), (Some(t.work.as_str()), Some(true)));
+    assert_eq!(
+        (r["id"].as_str(), r["redirected"].as_bool()),
+        (Some(t.work.as_str()), Some(true))
+    );
     for (unit, old) in t.units.iter().zip(&old_units) {
         let r = resolve(old).await;
         assert_eq!(r["id"].as_str(), Some(unit.as_str()));
         assert_eq!(r["redirected"], true);
-        assert!(r["path"].as_str().unwrap().starts_with(&format!("/{new_slug}/")), "{r}");
+        assert!(
+            r["path"]
+                .as_str()
+                .unwrap()
+                .starts_with(&format!("/{new_slug}/")),
+            "{r}"
+        );
     }
-    assert_eq!(resolve(&format!("/sets/{}-a", t.tag)).await["redirected"], true);
+    assert_eq!(
+        resolve(&format!("/sets/{}-a", t.tag)).await["redirected"],
+        true
+    );
     // A unit's path is its position.
-    applied(json!([{ "op": "rename", "item": t.units[2], "path": format!("/{new_slug}/3/b") }])).await;
+    applied(json!([{ "op": "rename", "item": t.units[2], "path": format!("/{new_slug}/3/b") }]))
+        .await;
     assert_eq!(data(&t.units[2]).await["position"], json!([3, "b"]));
     // An event's path follows its date.
     refused_everywhere(
@@ -376,7 +406,11 @@ async fn reorder_places_units_in_the_order_given() {
             .collect::<Vec<_>>()
     };
     let v = applied(json!([{ "op": "reorder", "items": [u3], "position": "start" }])).await;
-    assert_eq!(changed_ids(&v), [u3.clone()], "only the placed unit changes");
+    assert_eq!(
+        changed_ids(&v),
+        std::slice::from_ref(&u3),
+        "only the placed unit changes"
+    );
     assert_eq!(order().await, [u3.clone(), u1.clone(), u2.clone()]);
     applied(json!([{ "op": "reorder", "items": [u2, u1], "parent": t.work }])).await;
     assert_eq!(order().await, [u3.clone(), u2.clone(), u1.clone()]);
@@ -399,7 +433,10 @@ async fn create_set_is_kept_like_its_parent_and_named_by_later_operations() {
         { "op": "move", "items": [t.work], "to": "new:letters", "from": t.a },
     ]))
     .await;
-    let letters = v["preview"]["keys"]["letters"].as_str().unwrap().to_string();
+    let letters = v["preview"]["keys"]["letters"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let early = v["preview"]["keys"]["early"].as_str().unwrap().to_string();
     let d = data(&letters).await;
     assert_eq!(d["keepers"], json!([s().extra["keeper-handle"]]));
@@ -408,7 +445,10 @@ async fn create_set_is_kept_like_its_parent_and_named_by_later_operations() {
     assert_eq!(data(&early).await["parent"], json!(letters));
     assert_eq!(data(&t.work).await["sets"], json!([letters]));
     assert_eq!(data(&t.other).await["sets"], json!([t.b, early]));
-    assert_eq!(path(&letters).await, json!(format!("/sets/{}-letters", t.tag)));
+    assert_eq!(
+        path(&letters).await,
+        json!(format!("/sets/{}-letters", t.tag))
+    );
     let kinds: Vec<&str> = v["preview"]["items"]
         .as_array()
         .unwrap()
@@ -421,8 +461,7 @@ async fn create_set_is_kept_like_its_parent_and_named_by_later_operations() {
 #[tokio::test]
 async fn delete_set_takes_only_an_empty_set_and_its_path_leads_to_its_parent() {
     let t = shelf().await;
-    let message =
-        refused_everywhere(json!([{ "op": "delete-set", "item": t.a }]), 0, "item").await;
+    let message = refused_everywhere(json!([{ "op": "delete-set", "item": t.a }]), 0, "item").await;
     assert!(message.contains("move them out first"), "{message}");
     refused_everywhere(json!([{ "op": "delete-set", "item": t.work }]), 0, "item").await;
     applied(json!([{ "op": "delete-set", "item": t.a1 }])).await;
@@ -430,7 +469,10 @@ async fn delete_set_takes_only_an_empty_set_and_its_path_leads_to_its_parent() {
     r.expect_error(404, "not-found");
     assert_eq!(r.json()["detail"]["mergedInto"], json!(t.a));
     let r = resolve(&format!("/sets/{}-a1", t.tag)).await;
-    assert_eq!((r["id"].as_str(), r["redirected"].as_bool()), (Some(t.a.as_str()), Some(true)));
+    assert_eq!(
+        (r["id"].as_str(), r["redirected"].as_bool()),
+        (Some(t.a.as_str()), Some(true))
+    );
 }
 
 #[tokio::test]
@@ -459,7 +501,10 @@ async fn merge_moves_everything_and_the_merged_item_answers_404_with_merged_into
     // Lists joined.
     assert_eq!(data(&t.other).await["sets"], json!([t.b, t.a]));
     let r = resolve(&format!("/{}-sefer", t.tag)).await;
-    assert_eq!((r["id"].as_str(), r["redirected"].as_bool()), (Some(t.other.as_str()), Some(true)));
+    assert_eq!(
+        (r["id"].as_str(), r["redirected"].as_bool()),
+        (Some(t.other.as_str()), Some(true))
+    );
     let r = resolve(&old_unit).await;
     assert_eq!(r["id"].as_str(), Some(t.units[0].as_str()));
     assert_eq!(r["path"], json!(format!("/{}-other/1/1", t.tag)));
@@ -487,7 +532,10 @@ async fn split_moves_some_units_into_a_new_sefer_beside_the_old() {
     assert_eq!(d["sets"], json!([t.a]), "beside the old sefer");
     assert_eq!(d["title"], json!({ "he": "כרך שני" }));
     assert_eq!(data(&t.units[2]).await["work"], json!(new));
-    assert_eq!(path(&t.units[2]).await, json!(format!("/{}-sefer-2/2/1", t.tag)));
+    assert_eq!(
+        path(&t.units[2]).await,
+        json!(format!("/{}-sefer-2/2/1", t.tag))
+    );
     assert_eq!(data(&t.units[0]).await["work"], json!(t.work));
     let range = applied(json!([{ "op": "split", "work": t.work,
         "range": { "from": t.units[0], "to": t.units[1] },
@@ -515,13 +563,26 @@ async fn each_rule_is_refused_with_the_operation_and_field() {
     )
     .await;
     assert!(message.contains("inside it"), "{message}");
-    refused_everywhere(json!([{ "op": "merge", "from": t.a, "into": t.a1 }]), 0, "into").await;
+    refused_everywhere(
+        json!([{ "op": "merge", "from": t.a, "into": t.a1 }]),
+        0,
+        "into",
+    )
+    .await;
     // An item moves only into its kind of parent.
-    let message =
-        refused_everywhere(json!([{ "op": "move", "items": [t.scan], "to": t.work }]), 0, "to")
-            .await;
+    let message = refused_everywhere(
+        json!([{ "op": "move", "items": [t.scan], "to": t.work }]),
+        0,
+        "to",
+    )
+    .await;
     assert!(message.contains("cannot move into"), "{message}");
-    refused_everywhere(json!([{ "op": "move", "items": [t.a], "to": t.work }]), 0, "to").await;
+    refused_everywhere(
+        json!([{ "op": "move", "items": [t.a], "to": t.work }]),
+        0,
+        "to",
+    )
+    .await;
     refused_everywhere(
         json!([{ "op": "merge", "from": t.work, "into": t.printing }]),
         0,
@@ -570,9 +631,12 @@ async fn each_rule_is_refused_with_the_operation_and_field() {
 async fn plan_limits_and_bodies() {
     let t = shelf().await;
     let st = s().steward();
-    let rename = |i: usize| json!({ "op": "rename", "item": t.b, "name": { "he": format!("ב{i}") } });
+    let rename =
+        |i: usize| json!({ "op": "rename", "item": t.b, "name": { "he": format!("ב{i}") } });
     // Operations: 1-200.
-    preview(&st, json!([])).await.expect_error(400, "bad-request");
+    preview(&st, json!([]))
+        .await
+        .expect_error(400, "bad-request");
     let two_hundred: Vec<Value> = (0..200).map(rename).collect();
     let v = preview(&st, json!(two_hundred)).await.expect(200).json();
     assert_eq!(v["items"][0]["operations"].as_array().unwrap().len(), 200);
@@ -582,9 +646,7 @@ async fn plan_limits_and_bodies() {
         .expect_error(400, "bad-request");
     assert!(message.contains("1-200"), "{message}");
     // Items in one operation: 1-500.
-    let ids: Vec<String> = (0..501u64)
-        .map(|n| format!("cat-{n:08}"))
-        .collect();
+    let ids: Vec<String> = (0..501u64).map(|n| format!("cat-{n:08}")).collect();
     let mut unique = ids.clone();
     unique.sort();
     unique.dedup();
@@ -593,7 +655,12 @@ async fn plan_limits_and_bodies() {
     let message = refused(&r, 0, "items");
     assert!(message.contains("1-500"), "{message}");
     // Description: 1-10000 characters.
-    for (description, ok) in [("", false), ("   ", false), (&*"d".repeat(10_000), true), (&*"d".repeat(10_001), false)] {
+    for (description, ok) in [
+        ("", false),
+        ("   ", false),
+        (&*"d".repeat(10_000), true),
+        (&*"d".repeat(10_001), false),
+    ] {
         let r = st
             .post(
                 "/v1/organize/preview",
@@ -617,7 +684,12 @@ async fn plan_limits_and_bodies() {
     .await
     .expect_error(400, "bad-request");
     // A plan that changes nothing is not a suggestion.
-    let r = organize(&st, json!([{ "op": "move", "items": [t.work], "to": t.a }]), true).await;
+    let r = organize(
+        &st,
+        json!([{ "op": "move", "items": [t.work], "to": t.a }]),
+        true,
+    )
+    .await;
     r.expect_error(400, "bad-request");
     let v = preview(&st, json!([{ "op": "move", "items": [t.work], "to": t.a }]))
         .await
@@ -649,7 +721,10 @@ async fn preview_shows_before_and_after_and_saves_nothing() {
     assert_eq!(items[0]["after"]["data"]["sets"], json!([t.a, t.b]));
     assert_eq!(items[1]["change"], "create");
     assert!(items[1]["before"].is_null());
-    assert_eq!(items[1]["after"]["path"], json!(format!("/sets/{}-n", t.tag)));
+    assert_eq!(
+        items[1]["after"]["path"],
+        json!(format!("/sets/{}-n", t.tag))
+    );
     assert_eq!(v["keys"]["n"], items[1]["id"]);
     // Nothing saved: no suggestion, the item as it was, no new set.
     planner_saved_nothing().await;
@@ -661,7 +736,10 @@ async fn preview_shows_before_and_after_and_saves_nothing() {
         .expect_error(404, "not-found");
     assert_eq!(
         s().anon()
-            .get(&format!("/v1/resolve?path={}", enc(&format!("/sets/{}-n", t.tag))))
+            .get(&format!(
+                "/v1/resolve?path={}",
+                enc(&format!("/sets/{}-n", t.tag))
+            ))
             .await
             .status,
         404
@@ -677,8 +755,14 @@ async fn apply_merges_for_a_steward_and_leaves_a_keepers_plan_open_for_review() 
     let ops = json!([{ "op": "move", "items": [t.work], "to": t.b }]);
 
     let work_before = item(&s().anon(), &t.work).await;
-    let v = organize(&keeper, ops.clone(), true).await.expect(201).json();
-    assert_eq!((v["merged"].as_bool(), v["mayApprove"].as_bool()), (Some(false), Some(false)));
+    let v = organize(&keeper, ops.clone(), true)
+        .await
+        .expect(201)
+        .json();
+    assert_eq!(
+        (v["merged"].as_bool(), v["mayApprove"].as_bool()),
+        (Some(false), Some(false))
+    );
     assert_eq!(v["suggestion"]["status"], "open");
     assert_eq!(v["suggestion"]["kind"], "organize");
     assert_eq!(v["suggestion"]["title"], "Tidy the shelf");
@@ -691,25 +775,38 @@ async fn apply_merges_for_a_steward_and_leaves_a_keepers_plan_open_for_review() 
     let keepers_own = v["suggestion"]["id"].as_u64().unwrap();
 
     // Someone else's plan is the keeper's to review: the keeper keeps both sets it touches.
-    let v = organize(&editor, json!([{ "op": "move", "items": [t.other], "to": t.a }]), false)
-        .await
-        .expect(201)
-        .json();
-    assert_eq!((v["merged"].as_bool(), v["mayApprove"].as_bool()), (Some(false), Some(false)));
+    let v = organize(
+        &editor,
+        json!([{ "op": "move", "items": [t.other], "to": t.a }]),
+        false,
+    )
+    .await
+    .expect(201)
+    .json();
+    assert_eq!(
+        (v["merged"].as_bool(), v["mayApprove"].as_bool()),
+        (Some(false), Some(false))
+    );
     let sid = v["suggestion"]["id"].as_u64().unwrap();
     let merged = approve(&keeper, sid).await.expect(200).json();
     assert_eq!(merged["status"], "merged");
     assert_eq!(data(&t.other).await["sets"], json!([t.b, t.a]));
     // The keeper may not approve their own; a steward may.
-    approve(&keeper, keepers_own).await.expect_error(403, "forbidden");
+    approve(&keeper, keepers_own)
+        .await
+        .expect_error(403, "forbidden");
     approve(&st, keepers_own).await.expect(200);
     assert_eq!(data(&t.work).await["sets"], json!([t.a, t.b]));
 
     // Changes to sets are for stewards to review.
-    let v = organize(&editor, json!([{ "op": "move", "items": [t.a1], "to": t.b }]), false)
-        .await
-        .expect(201)
-        .json();
+    let v = organize(
+        &editor,
+        json!([{ "op": "move", "items": [t.a1], "to": t.b }]),
+        false,
+    )
+    .await
+    .expect(201)
+    .json();
     approve(&keeper, v["suggestion"]["id"].as_u64().unwrap())
         .await
         .expect_error(403, "forbidden");
@@ -719,21 +816,40 @@ async fn apply_merges_for_a_steward_and_leaves_a_keepers_plan_open_for_review() 
     let seq = v["suggestion"]["merged_commit"].as_u64().unwrap();
     let commit = common::flow::commit_at(&st, seq).await;
     assert_eq!(commit["suggestion"], v["suggestion"]["id"]);
-    let changed: Vec<&Value> = commit["changes"].as_array().unwrap().iter().map(|c| &c["id"]).collect();
-    assert_eq!(changed, [&json!(t.work)], "one commit holding the plan's one change");
+    let changed: Vec<&Value> = commit["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| &c["id"])
+        .collect();
+    assert_eq!(
+        changed,
+        [&json!(t.work)],
+        "one commit holding the plan's one change"
+    );
     // Without apply a steward's plan waits, and says it could be approved.
-    let v = organize(&st, json!([{ "op": "move", "items": [t.work], "to": t.b }]), false)
-        .await
-        .expect(201)
-        .json();
-    assert_eq!((v["merged"].as_bool(), v["mayApprove"].as_bool()), (Some(false), Some(true)));
+    let v = organize(
+        &st,
+        json!([{ "op": "move", "items": [t.work], "to": t.b }]),
+        false,
+    )
+    .await
+    .expect(201)
+    .json();
+    assert_eq!(
+        (v["merged"].as_bool(), v["mayApprove"].as_bool()),
+        (Some(false), Some(true))
+    );
 }
 
 #[tokio::test]
 async fn organizing_needs_a_writer() {
     let ops = plan(json!([{ "op": "move-up", "items": ["cat-00000001"] }]));
     for route in ["/v1/organize/preview", "/v1/organize"] {
-        s().anon().post(route, &ops).await.expect_error(401, "unauthorized");
+        s().anon()
+            .post(route, &ops)
+            .await
+            .expect_error(401, "unauthorized");
         s().token("reader")
             .post(route, &ops)
             .await
@@ -753,7 +869,10 @@ async fn the_tree_lists_sets_sefarim_volumes_and_units_with_counts() {
         .iter()
         .find(|n| n["id"] == t.a.as_str())
         .unwrap_or_else(|| panic!("set a is not at the top: {top}"));
-    assert!(nodes.iter().all(|n| n["id"] != t.a1.as_str()), "a subset is not at the top");
+    assert!(
+        nodes.iter().all(|n| n["id"] != t.a1.as_str()),
+        "a subset is not at the top"
+    );
     assert_eq!(a["type"], "set");
     assert_eq!(a["path"], json!(format!("/sets/{}-a", t.tag)));
     // a holds the sefer and its three units; its children are a1 and the sefer.
@@ -779,12 +898,18 @@ async fn the_tree_lists_sets_sefarim_volumes_and_units_with_counts() {
     let shallow = anon
         .get_json(&format!("/v1/catalog/tree?root={}&depth=2", t.a))
         .await;
-    assert!(shallow["nodes"][0]["children"][1]["children"][0].get("children").is_none());
+    assert!(
+        shallow["nodes"][0]["children"][1]["children"][0]
+            .get("children")
+            .is_none()
+    );
 
     let work = anon
         .get_json(&format!("/v1/catalog/tree?root={}&depth=2", t.work))
         .await;
-    let units = work["nodes"][0]["children"][1]["children"].as_array().unwrap();
+    let units = work["nodes"][0]["children"][1]["children"]
+        .as_array()
+        .unwrap();
     assert_eq!(units.len(), 1);
     assert_eq!(units[0]["id"], json!(t.units[2]));
     assert_eq!(units[0]["type"], "unit");
@@ -804,7 +929,9 @@ async fn the_tree_lists_sets_sefarim_volumes_and_units_with_counts() {
         .expect_error(404, "not-found");
     // A merged-away root answers like the item itself.
     applied(json!([{ "op": "merge", "from": t.other, "into": t.work }])).await;
-    let r = anon.get(&format!("/v1/catalog/tree?root={}", t.other)).await;
+    let r = anon
+        .get(&format!("/v1/catalog/tree?root={}", t.other))
+        .await;
     r.expect_error(404, "not-found");
     assert_eq!(r.json()["detail"]["mergedInto"], json!(t.work));
 }

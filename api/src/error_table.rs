@@ -110,7 +110,9 @@ mod tests {
         );
         assert_eq!(
             bad_op.detail,
-            Some(json!({ "operation": 2, "op": "move", "field": "to", "pointer": "/operations/2/to" }))
+            Some(
+                json!({ "operation": 2, "op": "move", "field": "to", "pointer": "/operations/2/to" })
+            )
         );
         assert_eq!(row(W::Conflict(vec![]).into()), (409, "conflict", true));
         assert_eq!(

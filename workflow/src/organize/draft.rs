@@ -264,10 +264,17 @@ impl<'a> Draft<'a> {
                 .as_ref()
                 .is_none_or(|(_, d)| types::validate(ty, d).is_ok());
             if was_valid && let Some(v) = violations.first() {
-                let at = if v.pointer.is_empty() { "/" } else { &v.pointer };
+                let at = if v.pointer.is_empty() {
+                    "/"
+                } else {
+                    &v.pointer
+                };
                 return Err(self.fail(
                     field,
-                    format!("{id} ({ty}) would not fit its schema at {at}: {}", v.message),
+                    format!(
+                        "{id} ({ty}) would not fit its schema at {at}: {}",
+                        v.message
+                    ),
                 ));
             }
         }
@@ -338,12 +345,7 @@ impl<'a> Draft<'a> {
     /// Every item that points at `target` now (through `field`, or any field).
     pub fn referrers(&self, target: Id, field: Option<&str>) -> Result<Vec<Referrer>> {
         let mut found: BTreeMap<(Id, &'static str), ItemType> = BTreeMap::new();
-        for link in self
-            .wf
-            .inner
-            .read_models
-            .backlinks(target, field, None)?
-        {
+        for link in self.wf.inner.read_models.backlinks(target, field, None)? {
             if self.items.contains_key(&link.from) {
                 continue;
             }
@@ -386,7 +388,11 @@ impl<'a> Draft<'a> {
                     continue;
                 }
                 self.remember(stored)?;
-                if parent.is_some() || self.current(stored.id)?.is_some_and(|(_, d)| id_in(&d, field).is_none()) {
+                if parent.is_some()
+                    || self
+                        .current(stored.id)?
+                        .is_some_and(|(_, d)| id_in(&d, field).is_none())
+                {
                     ids.insert(stored.id);
                 }
             }

@@ -219,12 +219,7 @@ fn apply(d: &mut Draft<'_>, op: &Operation) -> Result<()> {
 
 /// The suggestion's title: the description's first line, shortened to fit.
 fn title_of(description: &str) -> String {
-    let line = description
-        .trim()
-        .lines()
-        .next()
-        .unwrap_or_default()
-        .trim();
+    let line = description.trim().lines().next().unwrap_or_default().trim();
     if line.chars().count() <= MAX_TITLE_CHARS {
         return line.to_string();
     }

@@ -127,7 +127,11 @@ fn write_path(
         if rest.split('/').any(str::is_empty) {
             return Err(d.fail("path", format!("{path} has an empty step")));
         }
-        put(data, "position", Value::Array(rest.split('/').map(step).collect()));
+        put(
+            data,
+            "position",
+            Value::Array(rest.split('/').map(step).collect()),
+        );
         return Ok(());
     }
     let Some(prefix) = slug_prefix(ty) else {

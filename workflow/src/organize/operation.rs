@@ -61,7 +61,10 @@ pub enum Operation {
         position: Option<Placement>,
     },
     /// A set to its parent's parent; an item out of a set into that set's parent.
-    MoveUp { items: Vec<Ref>, from: Option<Ref> },
+    MoveUp {
+        items: Vec<Ref>,
+        from: Option<Ref>,
+    },
     Rename {
         item: Ref,
         name: Option<Name>,
@@ -82,8 +85,13 @@ pub enum Operation {
         parent: Option<Ref>,
         items: Vec<Ref>,
     },
-    DeleteSet { item: Ref },
-    Merge { from: Ref, into: Ref },
+    DeleteSet {
+        item: Ref,
+    },
+    Merge {
+        from: Ref,
+        into: Ref,
+    },
     Split {
         work: Ref,
         units: Selection,
@@ -138,13 +146,18 @@ impl Operation {
             });
         };
         let op = match obj.get("op").and_then(Value::as_str) {
-            Some(name) => OPS.iter().copied().find(|o| *o == name).ok_or_else(|| {
-                FieldError {
+            Some(name) => OPS
+                .iter()
+                .copied()
+                .find(|o| *o == name)
+                .ok_or_else(|| FieldError {
                     op: "operation",
                     field: "op",
-                    message: format!("{name:?} is not an operation: use one of {}", OPS.join(", ")),
-                }
-            })?,
+                    message: format!(
+                        "{name:?} is not an operation: use one of {}",
+                        OPS.join(", ")
+                    ),
+                })?,
             None => {
                 return Err(FieldError {
                     op: "operation",
@@ -407,7 +420,9 @@ impl Reader<'_> {
             Some(Value::String(s)) if s == "only" => Ok(true),
             Some(other) => Err(self.error(
                 "mode",
-                format!("mode {other}: the one mode is \"only\" (the target becomes the item's one set)"),
+                format!(
+                    "mode {other}: the one mode is \"only\" (the target becomes the item's one set)"
+                ),
             )),
         }
     }
@@ -437,7 +452,12 @@ impl Reader<'_> {
     }
 
     fn range(&self, field: &'static str) -> Result<Selection, FieldError> {
-        let bad = || self.error(field, format!("{field} is {{ \"from\": <unit>, \"to\": <unit> }}"));
+        let bad = || {
+            self.error(
+                field,
+                format!("{field} is {{ \"from\": <unit>, \"to\": <unit> }}"),
+            )
+        };
         let Some(o) = self.obj.get(field).and_then(Value::as_object) else {
             return Err(bad());
         };

@@ -119,7 +119,8 @@ fn to_value(op: &Operation) -> Value {
             slug,
             key,
         } => {
-            let mut v = json!({ "work": ref_value(work), "title": name_value(title), "slug": slug });
+            let mut v =
+                json!({ "work": ref_value(work), "title": name_value(title), "slug": slug });
             match units {
                 Selection::Units(list) => v["units"] = refs_value(list),
                 Selection::Range { from, to } => {
@@ -200,8 +201,14 @@ fn refusals_name_the_field() {
         (json!({ "op": "shuffle" }), "op"),
         (json!({ "op": "move", "items": [a] }), "to"),
         (json!({ "op": "move", "items": [], "to": null }), "items"),
-        (json!({ "op": "move", "items": [a, a], "to": null }), "items"),
-        (json!({ "op": "move", "items": ["cat-nope"], "to": null }), "items"),
+        (
+            json!({ "op": "move", "items": [a, a], "to": null }),
+            "items",
+        ),
+        (
+            json!({ "op": "move", "items": ["cat-nope"], "to": null }),
+            "items",
+        ),
         (
             json!({ "op": "move", "items": [a], "to": null, "mode": "all" }),
             "mode",
@@ -260,7 +267,8 @@ fn items_limit_edges() {
 #[test]
 fn key_length_edges() {
     let key = |n: usize| "k".repeat(n);
-    let make = |k: String| json!({ "op": "create-set", "key": k, "name": { "he": "א" }, "slug": "s" });
+    let make =
+        |k: String| json!({ "op": "create-set", "key": k, "name": { "he": "א" }, "slug": "s" });
     assert!(Operation::parse(&make(key(MAX_KEY_CHARS))).is_ok());
     assert_eq!(err(make(key(MAX_KEY_CHARS + 1))).field, "key");
     assert_eq!(err(make(String::new())).field, "key");

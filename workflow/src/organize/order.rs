@@ -51,7 +51,11 @@ pub(crate) fn sorted(mut siblings: Vec<Sibling>) -> Vec<Sibling> {
 
 /// The sequence wanted after placing `placed` (in that order) at `spot` among `siblings`
 /// (sorted). Placed items need not be siblings yet, except in place.
-pub(crate) fn wanted(siblings: &[Sibling], placed: &[Id], spot: Spot) -> Result<Vec<Id>, PlaceError> {
+pub(crate) fn wanted(
+    siblings: &[Sibling],
+    placed: &[Id],
+    spot: Spot,
+) -> Result<Vec<Id>, PlaceError> {
     let moving: HashSet<Id> = placed.iter().copied().collect();
     let rest: Vec<Id> = siblings
         .iter()
@@ -132,8 +136,8 @@ pub(crate) fn assign(
             continue;
         }
         // `lower < upper` holds by the choice of `upper`, so this cannot fail.
-        let fresh = OrderKey::between(lower.as_ref(), upper.as_ref())
-            .unwrap_or_else(|_| OrderKey::first());
+        let fresh =
+            OrderKey::between(lower.as_ref(), upper.as_ref()).unwrap_or_else(|_| OrderKey::first());
         out.push((id, fresh.clone()));
         prev = Some((Some(fresh), id));
     }
@@ -155,11 +159,7 @@ mod tests {
     }
 
     /// The order after applying `changes`.
-    fn resulting(
-        siblings: &[Sibling],
-        extra: &[Id],
-        changes: &[(Id, OrderKey)],
-    ) -> Vec<Id> {
+    fn resulting(siblings: &[Sibling], extra: &[Id], changes: &[(Id, OrderKey)]) -> Vec<Id> {
         let mut all: Vec<Sibling> = siblings.to_vec();
         for &e in extra {
             if !all.iter().any(|s| s.id == e) {
@@ -219,8 +219,14 @@ mod tests {
     #[test]
     fn keyless_siblings_get_keys_only_when_something_must_precede_them() {
         let siblings = vec![
-            Sibling { id: id(1), key: None },
-            Sibling { id: id(2), key: None },
+            Sibling {
+                id: id(1),
+                key: None,
+            },
+            Sibling {
+                id: id(2),
+                key: None,
+            },
         ];
         // A newcomer at the end needs a key; the keyless ones stay as they are.
         let (want, changes) = run(&siblings, &[id(9)], Spot::End);
@@ -235,7 +241,10 @@ mod tests {
 
     #[test]
     fn anchors_must_be_other_siblings() {
-        let siblings = vec![Sibling { id: id(1), key: None }];
+        let siblings = vec![Sibling {
+            id: id(1),
+            key: None,
+        }];
         assert_eq!(
             wanted(&siblings, &[id(1)], Spot::After(id(1))),
             Err(PlaceError::NotASibling(id(1)))

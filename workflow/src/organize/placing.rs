@@ -367,7 +367,9 @@ pub(crate) fn reorder(
             Some((first_ty, _, _)) if first_ty != ty => {
                 return Err(d.fail(
                     "items",
-                    format!("{id} is a {ty} and the first item a {first_ty}: reorder one kind at a time"),
+                    format!(
+                        "{id} is a {ty} and the first item a {first_ty}: reorder one kind at a time"
+                    ),
                 ));
             }
             Some((_, _, first_under)) if first_under != under => {

@@ -25,7 +25,9 @@ pub(crate) fn merge(d: &mut Draft<'_>, from: &Ref, into: &Ref) -> Result<()> {
     if from_ty != into_ty {
         return Err(d.fail(
             "into",
-            format!("{from_id} is a {from_ty} and {into_id} a {into_ty}: only items of one kind merge"),
+            format!(
+                "{from_id} is a {from_ty} and {into_id} a {into_ty}: only items of one kind merge"
+            ),
         ));
     }
     if from_ty == ItemType::Set && ancestors(d, into_id)?.contains(&from_id) {
@@ -53,7 +55,12 @@ pub(crate) fn merge(d: &mut Draft<'_>, from: &Ref, into: &Ref) -> Result<()> {
         }
     }
     let (_, into_data) = d.live_id(into_id, "into")?;
-    d.write(into_id, into_ty, join(into_ty, &into_data, &from_data), "into")?;
+    d.write(
+        into_id,
+        into_ty,
+        join(into_ty, &into_data, &from_data),
+        "into",
+    )?;
     d.remove(from_id, from_ty, Some(into_id), "from")
 }
 
@@ -96,10 +103,7 @@ pub(crate) fn split(
             };
             let (a, b) = (at(first)?, at(last)?);
             if a > b {
-                return Err(d.fail(
-                    "range",
-                    format!("{first} comes after {last} in {work_id}"),
-                ));
+                return Err(d.fail("range", format!("{first} comes after {last} in {work_id}")));
             }
             (order[a..=b].to_vec(), "range")
         }

@@ -105,7 +105,9 @@ impl Workflow {
                     Lookup::Merged { into } => {
                         return Err(Error::NotFound(format!("item {id} was merged into {into}")));
                     }
-                    Lookup::Deleted => return Err(Error::NotFound(format!("item {id} was deleted"))),
+                    Lookup::Deleted => {
+                        return Err(Error::NotFound(format!("item {id} was deleted")));
+                    }
                     Lookup::Missing => return Err(Error::NotFound(format!("no item {id}"))),
                 };
                 let node = match stored.ty {
@@ -214,13 +216,9 @@ impl Walk<'_> {
         if !self.expands(level) {
             return Ok(node);
         }
-        let sets = self.rm.children(
-            stored.id,
-            "parent",
-            ItemType::Set,
-            None,
-            MAX_CHILDREN + 1,
-        )?;
+        let sets = self
+            .rm
+            .children(stored.id, "parent", ItemType::Set, None, MAX_CHILDREN + 1)?;
         let mut listed: Vec<StoredItem> = sets.items;
         let room = (MAX_CHILDREN + 1).saturating_sub(listed.len());
         if room > 0 {

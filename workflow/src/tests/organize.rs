@@ -28,7 +28,8 @@ struct Shelf {
 }
 
 fn set(name: &str, parent: Option<Id>) -> Value {
-    let mut v = json!({ "name": { "he": "אוסף", "en": name }, "slug": name, "keepers": ["keeper"] });
+    let mut v =
+        json!({ "name": { "he": "אוסף", "en": name }, "slug": name, "keepers": ["keeper"] });
     if let Some(p) = parent {
         v["parent"] = json!(p.to_string());
     }
@@ -199,7 +200,9 @@ fn ids(v: &Value) -> Vec<Id> {
 #[test]
 fn move_joins_leaves_and_replaces_sets() {
     let t = Shelf::new();
-    t.apply(vec![json!({ "op": "move", "items": [s(t.work)], "to": s(t.b) })]);
+    t.apply(vec![
+        json!({ "op": "move", "items": [s(t.work)], "to": s(t.b) }),
+    ]);
     assert_eq!(ids(&t.data(t.work)["sets"]), vec![t.a, t.b]);
     t.apply(vec![
         json!({ "op": "move", "items": [s(t.work)], "to": s(t.a1), "from": s(t.a) }),
@@ -218,14 +221,19 @@ fn move_joins_leaves_and_replaces_sets() {
 #[test]
 fn sets_move_under_sets_and_to_the_top_but_never_under_their_descendants() {
     let t = Shelf::new();
-    let (index, field, message) =
-        t.refused(vec![json!({ "op": "move", "items": [s(t.a)], "to": s(t.a1) })]);
+    let (index, field, message) = t.refused(vec![
+        json!({ "op": "move", "items": [s(t.a)], "to": s(t.a1) }),
+    ]);
     assert_eq!((index, field), (0, "to"));
     assert!(message.contains("inside it"), "{message}");
-    t.apply(vec![json!({ "op": "move", "items": [s(t.b)], "to": s(t.a1) })]);
+    t.apply(vec![
+        json!({ "op": "move", "items": [s(t.b)], "to": s(t.a1) }),
+    ]);
     assert_eq!(t.data(t.b)["parent"], json!(s(t.a1)));
     // Now a is an ancestor of b too.
-    let (_, field, _) = t.refused(vec![json!({ "op": "move", "items": [s(t.a)], "to": s(t.b) })]);
+    let (_, field, _) = t.refused(vec![
+        json!({ "op": "move", "items": [s(t.a)], "to": s(t.b) }),
+    ]);
     assert_eq!(field, "to");
     t.apply(vec![json!({ "op": "move", "items": [s(t.b)], "to": null })]);
     assert_eq!(t.data(t.b).get("parent"), None);
@@ -249,8 +257,9 @@ fn items_move_only_into_their_kind_of_parent() {
             // Anything may join a set.
             continue;
         }
-        let (_, field, message) =
-            t.refused(vec![json!({ "op": "move", "items": [s(item)], "to": s(to) })]);
+        let (_, field, message) = t.refused(vec![
+            json!({ "op": "move", "items": [s(item)], "to": s(to) }),
+        ]);
         assert_eq!(field, "to", "{message}");
         assert!(message.contains("cannot move into"), "{message}");
     }
@@ -272,24 +281,27 @@ fn a_unit_moved_to_another_work_takes_its_path_and_goes_last() {
     let resolved = t.h.read_models.resolve(&old).unwrap().unwrap();
     assert_eq!((resolved.id, resolved.redirected), (t.units[0], true));
     // Moving it back with a place before the second unit.
-    t.apply(vec![json!({ "op": "move", "items": [s(t.units[0])], "to": s(t.work),
-                         "position": { "before": s(t.units[1]) } })]);
-    let order: Vec<Id> = t
-        .h
-        .read_models
-        .children(t.work, "work", ItemType::Unit, None, 10)
-        .unwrap()
-        .items
-        .iter()
-        .map(|i| i.id)
-        .collect();
+    t.apply(vec![
+        json!({ "op": "move", "items": [s(t.units[0])], "to": s(t.work),
+                         "position": { "before": s(t.units[1]) } }),
+    ]);
+    let order: Vec<Id> =
+        t.h.read_models
+            .children(t.work, "work", ItemType::Unit, None, 10)
+            .unwrap()
+            .items
+            .iter()
+            .map(|i| i.id)
+            .collect();
     assert_eq!(order, t.units.to_vec());
 }
 
 #[test]
 fn move_up_lifts_sets_and_items_one_level() {
     let t = Shelf::new();
-    t.apply(vec![json!({ "op": "move", "items": [s(t.work)], "to": s(t.a1), "mode": "only" })]);
+    t.apply(vec![
+        json!({ "op": "move", "items": [s(t.work)], "to": s(t.a1), "mode": "only" }),
+    ]);
     t.apply(vec![json!({ "op": "move-up", "items": [s(t.work)] })]);
     assert_eq!(ids(&t.data(t.work)["sets"]), vec![t.a]);
     t.apply(vec![json!({ "op": "move-up", "items": [s(t.a1)] })]);
@@ -304,21 +316,35 @@ fn renaming_a_work_moves_its_units_paths_and_keeps_the_old_ones() {
     let t = Shelf::new();
     let old: Vec<String> = t.units.iter().map(|u| t.path(*u).unwrap()).collect();
     let before: Vec<Value> = t.units.iter().map(|u| t.data(*u)).collect();
-    let done = t.apply(vec![json!({ "op": "rename", "item": s(t.work), "slug": "renamed",
-                                    "name": { "he": "ספר חדש" } })]);
+    let done = t.apply(vec![
+        json!({ "op": "rename", "item": s(t.work), "slug": "renamed",
+                                    "name": { "he": "ספר חדש" } }),
+    ]);
     // The work and its three units, nothing else.
     assert_eq!(done.preview.items.len(), 4);
     assert_eq!(t.path(t.work).as_deref(), Some("/renamed"));
     assert_eq!(t.data(t.work)["title"], json!({ "he": "ספר חדש" }));
     for (i, unit) in t.units.iter().enumerate() {
         assert!(t.path(*unit).unwrap().starts_with("/renamed/"));
-        assert_eq!(t.data(*unit), before[i], "a carried unit's data is unchanged");
+        assert_eq!(
+            t.data(*unit),
+            before[i],
+            "a carried unit's data is unchanged"
+        );
         let r = t.h.read_models.resolve(&old[i]).unwrap().unwrap();
         assert_eq!((r.id, r.redirected), (*unit, true));
     }
-    assert!(t.h.read_models.resolve("/sefer").unwrap().unwrap().redirected);
+    assert!(
+        t.h.read_models
+            .resolve("/sefer")
+            .unwrap()
+            .unwrap()
+            .redirected
+    );
     // A unit's path names its position.
-    t.apply(vec![json!({ "op": "rename", "item": s(t.units[2]), "path": "/renamed/3/x" })]);
+    t.apply(vec![
+        json!({ "op": "rename", "item": s(t.units[2]), "path": "/renamed/3/x" }),
+    ]);
     assert_eq!(t.data(t.units[2])["position"], json!([3, "x"]));
     let (_, field, _) = t.refused(vec![
         json!({ "op": "rename", "item": s(t.events[0]), "path": "/events/5784-01-14" }),
@@ -341,14 +367,19 @@ fn a_path_claimed_twice_is_blamed_on_the_operation_that_claims_it() {
 fn reorder_places_units_and_keeps_what_is_already_in_place() {
     let t = Shelf::new();
     let [u1, u2, u3] = t.units;
-    let done = t.apply(vec![json!({ "op": "reorder", "items": [s(u3)], "position": "start" })]);
+    let done = t.apply(vec![
+        json!({ "op": "reorder", "items": [s(u3)], "position": "start" }),
+    ]);
     assert_eq!(done.preview.items.len(), 1, "only the moved unit changes");
     // Already in this order: nothing to change.
     let unchanged = t
         .wf()
         .preview_organize(
             &t.steward,
-            &plan(vec![json!({ "op": "reorder", "items": [s(u1), s(u2)] })], false),
+            &plan(
+                vec![json!({ "op": "reorder", "items": [s(u1), s(u2)] })],
+                false,
+            ),
         )
         .unwrap();
     assert!(unchanged.items.is_empty(), "{unchanged:?}");
@@ -362,7 +393,9 @@ fn reorder_places_units_and_keeps_what_is_already_in_place() {
             .collect()
     };
     assert_eq!(order(&t), vec![u3, u1, u2]);
-    t.apply(vec![json!({ "op": "reorder", "items": [s(u2), s(u3)], "parent": s(t.work) })]);
+    t.apply(vec![
+        json!({ "op": "reorder", "items": [s(u2), s(u3)], "parent": s(t.work) }),
+    ]);
     assert_eq!(order(&t), vec![u2, u1, u3]);
     let (_, field, _) = t.refused(vec![
         json!({ "op": "reorder", "items": [s(u1)], "parent": s(t.other_work) }),
@@ -461,7 +494,9 @@ fn merge_moves_everything_and_leaves_a_forwarding_address() {
     assert_eq!((r.id, r.redirected), (t.other_work, true));
     assert_eq!(t.path(t.units[0]).as_deref(), Some("/other/7/1"));
     // Merging a set into its own subset is refused.
-    let (_, field, _) = t.refused(vec![json!({ "op": "merge", "from": s(t.a), "into": s(t.a1) })]);
+    let (_, field, _) = t.refused(vec![
+        json!({ "op": "merge", "from": s(t.a), "into": s(t.a1) }),
+    ]);
     assert_eq!(field, "into");
     let (_, field, _) = t.refused(vec![
         json!({ "op": "merge", "from": s(t.a), "into": s(t.other_work) }),
@@ -483,9 +518,11 @@ fn merging_units_into_a_clashing_position_is_refused() {
 #[test]
 fn split_moves_a_range_of_units_into_a_new_sefer_beside_the_old() {
     let t = Shelf::new();
-    let done = t.apply(vec![json!({ "op": "split", "work": s(t.work), "key": "two",
+    let done = t.apply(vec![
+        json!({ "op": "split", "work": s(t.work), "key": "two",
         "range": { "from": s(t.units[1]), "to": s(t.units[2]) },
-        "title": { "he": "חלק ב" }, "slug": "sefer-2" })]);
+        "title": { "he": "חלק ב" }, "slug": "sefer-2" }),
+    ]);
     let new = done.preview.keys["two"];
     let data = t.data(new);
     assert_eq!(ids(&data["sets"]), vec![t.a], "beside the old one");
@@ -570,7 +607,10 @@ fn the_tree_lists_sets_sefarim_volumes_and_units_with_counts() {
         t.wf().catalog_tree(Some(t.units[0]), 1),
         Err(Error::BadRequest(_))
     ));
-    assert!(matches!(t.wf().catalog_tree(None, 0), Err(Error::BadRequest(_))));
+    assert!(matches!(
+        t.wf().catalog_tree(None, 0),
+        Err(Error::BadRequest(_))
+    ));
     assert!(t.wf().catalog_tree(None, crate::MAX_DEPTH).is_ok());
     assert!(matches!(
         t.wf().catalog_tree(None, crate::MAX_DEPTH + 1),
