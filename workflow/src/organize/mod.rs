@@ -33,7 +33,7 @@ mod placing;
 mod preview;
 mod reshape;
 mod sets;
-mod tree;
+pub(crate) mod tree;
 
 use serde::Serialize;
 use serde_json::Value;

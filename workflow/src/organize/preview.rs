@@ -73,10 +73,17 @@ pub(crate) fn finish(mut d: Draft<'_>) -> Result<Built> {
     let items = std::mem::take(&mut d.items);
     let overlay = Overlay::new(d.wf, &items);
     let plan = paths::plan(d.wf, &overlay, &items)?;
-    if let Some((id, path, holder)) = plan.clashing.first() {
-        let message = format!("{id} would take the path {path}, which {holder} holds");
-        return Err(match d.touches(*id).last() {
-            Some(touch) => Draft::fail_at(*touch, message),
+    if let Some(&(id, ref path, holder)) = plan.clashing.first() {
+        // When both claimants are the plan's, the later operation is the one that clashed.
+        let last = |id: Id| d.touches(id).last().copied();
+        let (who, other, touch) = match (last(id), last(holder)) {
+            (Some(a), Some(b)) if b.index > a.index => (holder, id, Some(b)),
+            (Some(a), _) => (id, holder, Some(a)),
+            (None, b) => (holder, id, b),
+        };
+        let message = format!("{who} would take the path {path}, which {other} holds");
+        return Err(match touch {
+            Some(touch) => Draft::fail_at(touch, message),
             None => d.fail("items", message),
         });
     }

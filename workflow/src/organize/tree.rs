@@ -77,9 +77,34 @@ pub struct Tree {
     pub more: bool,
 }
 
+/// How much one answer may list.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Caps {
+    /// Children listed under one node (and top-level sets).
+    pub children: usize,
+    /// Nodes in the whole answer.
+    pub nodes: usize,
+}
+
+impl Caps {
+    const STANDARD: Caps = Caps {
+        children: MAX_CHILDREN,
+        nodes: MAX_NODES,
+    };
+}
+
 impl Workflow {
     /// The tree under `root` (a set or a work), or the top-level sets, `depth` levels down.
     pub fn catalog_tree(&self, root: Option<Id>, depth: u8) -> Result<Tree> {
+        self.catalog_tree_within(root, depth, Caps::STANDARD)
+    }
+
+    pub(crate) fn catalog_tree_within(
+        &self,
+        root: Option<Id>,
+        depth: u8,
+        caps: Caps,
+    ) -> Result<Tree> {
         if depth == 0 || depth > MAX_DEPTH {
             return Err(Error::BadRequest(format!(
                 "depth {depth} is not a whole number from 1 to {MAX_DEPTH}"
@@ -88,14 +113,19 @@ impl Workflow {
         let mut walk = Walk {
             rm: &self.inner.read_models,
             depth,
-            budget: MAX_NODES,
+            caps,
+            budget: caps.nodes,
         };
         let (nodes, more) = match root {
             None => {
-                let (mut sets, more) = walk.top_sets()?;
+                let (sets, mut more) = walk.top_sets()?;
                 let mut nodes = Vec::with_capacity(sets.len());
-                for set in sets.drain(..) {
-                    nodes.push(walk.set(&set, 1)?);
+                for set in &sets {
+                    if walk.budget == 0 {
+                        more = true;
+                        break;
+                    }
+                    nodes.push(walk.set(set, 1)?);
                 }
                 (nodes, more)
             }
@@ -134,6 +164,8 @@ impl Workflow {
 struct Walk<'a> {
     rm: &'a ReadModels,
     depth: u8,
+    caps: Caps,
+    /// Nodes still allowed in the answer.
     budget: usize,
 }
 
@@ -143,9 +175,23 @@ fn by_order(a: &(StoredItem, Option<OrderKey>), b: &(StoredItem, Option<OrderKey
 }
 
 impl Walk<'_> {
-    /// Whether a node at `level` lists its children, spending from the node budget.
-    fn expands(&self, level: u8) -> bool {
-        level < self.depth && self.budget > 0
+    /// Whether a node at `level` lists its children. Below the depth asked it does not; when
+    /// the node budget is spent it cannot, and says so in `more` if it has any.
+    fn expands(&self, level: u8, node: &mut TreeNode) -> bool {
+        if level >= self.depth {
+            return false;
+        }
+        if self.budget == 0 {
+            node.more = node.counts.children > 0;
+            return false;
+        }
+        true
+    }
+
+    /// How many of `available` children may be listed now, and whether some are left out.
+    fn room(&self, available: usize) -> (usize, bool) {
+        let fits = available.min(self.caps.children).min(self.budget);
+        (fits, fits < available)
     }
 
     fn top_sets(&mut self) -> Result<(Vec<StoredItem>, bool)> {
@@ -172,8 +218,8 @@ impl Walk<'_> {
             }
         }
         top.sort_by(by_order);
-        let more = top.len() > MAX_CHILDREN;
-        top.truncate(MAX_CHILDREN);
+        let more = top.len() > self.caps.children;
+        top.truncate(self.caps.children);
         Ok((top.into_iter().map(|(s, _)| s).collect(), more))
     }
 
@@ -213,24 +259,32 @@ impl Walk<'_> {
             children: subsets + works,
             items,
         };
-        if !self.expands(level) {
+        if !self.expands(level, &mut node) {
             return Ok(node);
         }
-        let sets = self
+        let want = self.caps.children + 1;
+        let mut listed = self
             .rm
-            .children(stored.id, "parent", ItemType::Set, None, MAX_CHILDREN + 1)?;
-        let mut listed: Vec<StoredItem> = sets.items;
-        let room = (MAX_CHILDREN + 1).saturating_sub(listed.len());
-        if room > 0 {
-            let works = self
-                .rm
-                .list(Some(ItemType::Work), Some(stored.id), None, room)?;
+            .children(stored.id, "parent", ItemType::Set, None, want)?
+            .items;
+        if listed.len() < want {
+            let works = self.rm.list(
+                Some(ItemType::Work),
+                Some(stored.id),
+                None,
+                want - listed.len(),
+            )?;
             listed.extend(works.items);
         }
-        node.more = listed.len() > MAX_CHILDREN;
-        listed.truncate(MAX_CHILDREN);
-        let mut children = Vec::with_capacity(listed.len());
-        for child in &listed {
+        let (fits, more) = self.room(listed.len());
+        node.more = more;
+        let mut children = Vec::with_capacity(fits);
+        for child in &listed[..fits] {
+            // Deeper levels of earlier children may have spent the budget.
+            if self.budget == 0 {
+                node.more = true;
+                break;
+            }
             children.push(match child.ty {
                 ItemType::Set => self.set(child, level + 1)?,
                 _ => self.work(child, level + 1)?,
@@ -247,12 +301,17 @@ impl Walk<'_> {
             children: parts.len() as u64,
             items: parts.iter().map(|p| p.units).sum(),
         };
-        if !self.expands(level) {
+        if !self.expands(level, &mut node) {
             return Ok(node);
         }
-        node.more = parts.len() > MAX_CHILDREN;
-        let mut children = Vec::new();
-        for part in parts.into_iter().take(MAX_CHILDREN) {
+        let (fits, more) = self.room(parts.len());
+        node.more = more;
+        let mut children = Vec::with_capacity(fits);
+        for part in parts.into_iter().take(fits) {
+            if self.budget == 0 {
+                node.more = true;
+                break;
+            }
             self.budget = self.budget.saturating_sub(1);
             let mut part_node = TreeNode {
                 id: None,
@@ -267,11 +326,18 @@ impl Walk<'_> {
                 children: None,
                 more: false,
             };
-            if self.expands(level + 1) {
-                let units = self.rm.part(stored.id, &part.part, MAX_CHILDREN + 1)?;
-                part_node.more = units.len() > MAX_CHILDREN;
-                let mut listed = Vec::new();
-                for unit in units.iter().take(MAX_CHILDREN) {
+            if self.expands(level + 1, &mut part_node) {
+                let units = self
+                    .rm
+                    .part(stored.id, &part.part, self.caps.children + 1)?;
+                let (fits, more) = self.room(units.len());
+                part_node.more = more;
+                let mut listed = Vec::with_capacity(fits);
+                for unit in &units[..fits] {
+                    if self.budget == 0 {
+                        part_node.more = true;
+                        break;
+                    }
                     listed.push(self.unit(unit)?);
                 }
                 part_node.children = Some(listed);
@@ -291,7 +357,6 @@ impl Walk<'_> {
             .filter(|c| c.field != "sets")
             .map(|c| c.count)
             .sum();
-        node.children = None;
         Ok(node)
     }
 }

@@ -6,8 +6,9 @@ use catalog_schemas::{Id, ItemType, OrderKey};
 use serde_json::{Value, json};
 
 use super::suggestions::{merge, new_item};
+use crate::organize::tree::Caps;
 use crate::tests::Harness;
-use crate::{ChangeKind, Error, Kind, Plan, Principal, Status, Workflow};
+use crate::{ChangeKind, Error, Kind, Plan, Principal, Status, Tree, TreeNode, Workflow};
 
 /// A steward, a keeper of sets `a` and `b`, a subset `a1` of `a`, a sefer in `a` with three
 /// units, a second sefer in `b`, a printing with a scan, and two events, one recorded.
@@ -353,6 +354,20 @@ fn renaming_a_work_moves_its_units_paths_and_keeps_the_old_ones() {
 }
 
 #[test]
+fn two_units_may_swap_positions_in_one_plan() {
+    let t = Shelf::new();
+    let [u1, u2, _] = t.units;
+    t.apply(vec![
+        json!({ "op": "rename", "item": s(u1), "path": "/sefer/1/2" }),
+        json!({ "op": "rename", "item": s(u2), "path": "/sefer/1/1" }),
+    ]);
+    assert_eq!(t.path(u1).as_deref(), Some("/sefer/1/2"));
+    assert_eq!(t.path(u2).as_deref(), Some("/sefer/1/1"));
+    let r = t.h.read_models.resolve("/sefer/1/1").unwrap().unwrap();
+    assert_eq!((r.id, r.redirected), (u2, false));
+}
+
+#[test]
 fn a_path_claimed_twice_is_blamed_on_the_operation_that_claims_it() {
     let t = Shelf::new();
     let (index, field, message) = t.refused(vec![
@@ -616,4 +631,117 @@ fn the_tree_lists_sets_sefarim_volumes_and_units_with_counts() {
         t.wf().catalog_tree(None, crate::MAX_DEPTH + 1),
         Err(Error::BadRequest(_))
     ));
+}
+
+// The catalog tree's caps, at their edges (with small caps, so no thousands of items are needed).
+fn count(tree: &Tree) -> usize {
+    fn walk(nodes: &[TreeNode]) -> usize {
+        nodes
+            .iter()
+            .map(|n| 1 + n.children.as_deref().map_or(0, walk))
+            .sum()
+    }
+    walk(&tree.nodes)
+}
+
+/// A top-level set holding three subsets, each holding one more.
+fn sets(h: &Harness) -> Id {
+    let steward = h.writer("steward", true);
+    let set = |slug: &str, parent: Option<Id>| {
+        let mut v = json!({ "name": { "he": "א" }, "slug": slug });
+        if let Some(p) = parent {
+            v["parent"] = json!(p.to_string());
+        }
+        new_item(ItemType::Set, v)
+    };
+    let top = merge(&h.wf, &steward, &steward, vec![set("top", None)])[0];
+    let mids = merge(
+        &h.wf,
+        &steward,
+        &steward,
+        vec![
+            set("m1", Some(top)),
+            set("m2", Some(top)),
+            set("m3", Some(top)),
+        ],
+    );
+    merge(
+        &h.wf,
+        &steward,
+        &steward,
+        mids.iter()
+            .enumerate()
+            .map(|(i, m)| set(&format!("leaf{i}"), Some(*m)))
+            .collect(),
+    );
+    top
+}
+
+#[test]
+fn children_are_listed_up_to_the_cap() {
+    let h = Harness::new();
+    let top = sets(&h);
+    let at = |children| {
+        h.wf.catalog_tree_within(
+            Some(top),
+            1,
+            Caps {
+                children,
+                nodes: 100,
+            },
+        )
+        .unwrap()
+    };
+    let exact = at(3);
+    assert_eq!(exact.nodes[0].children.as_ref().unwrap().len(), 3);
+    assert!(!exact.nodes[0].more);
+    let short = at(2);
+    assert_eq!(short.nodes[0].children.as_ref().unwrap().len(), 2);
+    assert!(short.nodes[0].more);
+    assert_eq!(short.nodes[0].counts.children, 3, "counts are never cut");
+}
+
+#[test]
+fn an_answer_holds_at_most_the_node_budget() {
+    let h = Harness::new();
+    let top = sets(&h);
+    let within = |nodes| {
+        h.wf.catalog_tree_within(
+            Some(top),
+            2,
+            Caps {
+                children: 100,
+                nodes,
+            },
+        )
+        .unwrap()
+    };
+    // The whole tree is seven nodes.
+    let whole = within(7);
+    assert_eq!(count(&whole), 7);
+    assert!(!whole.nodes[0].more);
+    let cut = within(6);
+    assert_eq!(count(&cut), 6);
+    assert!(
+        cut.nodes[0].more
+            || cut.nodes[0]
+                .children
+                .as_ref()
+                .unwrap()
+                .iter()
+                .any(|n| n.more)
+    );
+    // Top-level sets are capped the same way.
+    let tops =
+        h.wf.catalog_tree_within(
+            None,
+            1,
+            Caps {
+                children: 1,
+                nodes: 100,
+            },
+        )
+        .unwrap();
+    assert_eq!(tops.nodes.len(), 1);
+    assert!(!tops.more, "one top-level set");
 }
