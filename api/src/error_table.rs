@@ -36,6 +36,17 @@ pub(crate) fn workflow(e: &catalog_workflow::Error, message: String) -> Mapped {
     use catalog_workflow::Error as E;
     match e {
         E::BadRequest(_) => Mapped::user(StatusCode::BAD_REQUEST, "bad-request", message),
+        E::BadOperation {
+            index, op, field, ..
+        } => Mapped {
+            detail: Some(json!({
+                "operation": index,
+                "op": op,
+                "field": field,
+                "pointer": format!("/operations/{index}/{field}"),
+            })),
+            ..Mapped::user(StatusCode::BAD_REQUEST, "bad-request", message)
+        },
         E::Unauthorized(_) => Mapped::user(StatusCode::UNAUTHORIZED, "unauthorized", message),
         E::Forbidden(_) => Mapped::user(StatusCode::FORBIDDEN, "forbidden", message),
         E::NotFound(_) => Mapped::user(StatusCode::NOT_FOUND, "not-found", message),
@@ -92,6 +103,23 @@ mod tests {
             (404, "not-found", true)
         );
         assert_eq!(row(W::State("x".into()).into()), (409, "state", true));
+        let bad_op = ApiError::from(W::BadOperation {
+            index: 2,
+            op: "move",
+            field: "to",
+            message: "x".into(),
+        })
+        .mapped();
+        assert_eq!(
+            (bad_op.status.as_u16(), bad_op.body_error),
+            (400, "bad-request")
+        );
+        assert_eq!(
+            bad_op.detail,
+            Some(
+                json!({ "operation": 2, "op": "move", "field": "to", "pointer": "/operations/2/to" })
+            )
+        );
         assert_eq!(row(W::Conflict(vec![]).into()), (409, "conflict", true));
         assert_eq!(
             row(W::Invalid {

@@ -21,7 +21,7 @@
 //!   `openapi_answers`, `openapi_issues` and `openapi_conversation` mirror the lower crates' records.
 //! - `routes` — one module per area, each with `router()`: `about`, `entities`, `history`,
 //!   `lookup`, `browse`, `commits`, `suggestions`, `conversation`, `comments` (talk pages and
-//!   single comments), `inbox`, `issues`, `threads`, `account`.
+//!   single comments), `inbox`, `issues`, `organize`, `threads`, `account`.
 
 mod cursor;
 mod error;

@@ -92,6 +92,7 @@ pub(crate) enum SuggestionKind {
     QuickFix,
     Words,
     ContentsMap,
+    Organize,
 }
 
 /// Whether a suggestion merged without review still waits for a look afterwards.
@@ -185,6 +186,9 @@ pub(crate) struct SuggestedItem {
     /// The item's new data; `null` deletes it.
     #[schema(value_type = Option<Object>)]
     data: Option<serde_json::Value>,
+    /// Set when the item is merged into another (organize's merge and delete-set).
+    #[serde(rename = "mergedInto", skip_serializing_if = "Option::is_none")]
+    merged_into: Option<String>,
 }
 
 /// A suggestion record with its items as they will be.
@@ -210,4 +214,116 @@ pub(crate) struct TokenInfo {
     last_used_at: Option<String>,
     expires_at: String,
     revoked_at: Option<String>,
+}
+
+/// What a plan does to one item.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum ChangeKind {
+    Create,
+    Update,
+    Delete,
+    Merge,
+}
+
+/// One version of an item in a preview.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct ItemVersion {
+    path: Option<String>,
+    #[schema(value_type = Object)]
+    data: serde_json::Value,
+}
+
+/// One item an organize plan changes, before and after.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct PreviewItem {
+    id: String,
+    #[serde(rename = "type")]
+    ty: String,
+    change: ChangeKind,
+    /// As main has it; `null` for an item the plan makes.
+    before: Option<ItemVersion>,
+    /// As the plan leaves it; `null` for an item deleted or merged away.
+    after: Option<ItemVersion>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    merged_into: Option<String>,
+    /// Indices of the operations that change it.
+    operations: Vec<u64>,
+}
+
+/// What an organize plan would do; only the items it changes, in the order it first touches
+/// them.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct OrganizePreview {
+    items: Vec<PreviewItem>,
+    /// `{ <key>: <id> }`: what each `new:<key>` of the plan stands for.
+    #[schema(value_type = Object)]
+    keys: serde_json::Value,
+}
+
+/// The plan saved as one suggestion.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Organized {
+    suggestion: Suggestion,
+    /// True when `apply` merged it at once.
+    merged: bool,
+    /// Whether the caller may approve it (only stewards may approve their own).
+    may_approve: bool,
+    preview: OrganizePreview,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum TreeNodeKind {
+    Set,
+    Work,
+    Part,
+    Unit,
+}
+
+#[derive(Serialize, ToSchema)]
+pub(crate) struct TreeCounts {
+    /// What is listed under the node: a set's sets and sefarim, a sefer's volumes, a volume's
+    /// units.
+    children: u64,
+    /// Items inside: everything in a set, the units of a sefer or volume, the items pointing
+    /// at a unit.
+    items: u64,
+}
+
+/// One node of the catalog tree.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct TreeNode {
+    /// Absent for a volume (`part`), which is not an item.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<String>,
+    #[serde(rename = "type")]
+    kind: TreeNodeKind,
+    path: Option<String>,
+    /// The name object (a set's name, a sefer's title, a unit's label).
+    #[schema(value_type = Option<Object>)]
+    name: Option<serde_json::Value>,
+    /// A volume's first position step.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    part: Option<String>,
+    counts: TreeCounts,
+    /// Listed down to the depth asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(no_recursion)]
+    children: Option<Vec<TreeNode>>,
+    /// Some children were left out.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    more: bool,
+}
+
+/// The catalog tree: the top-level sets, or one set or sefer.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct CatalogTree {
+    root: Option<String>,
+    depth: u8,
+    nodes: Vec<TreeNode>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    more: bool,
 }

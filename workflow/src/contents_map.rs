@@ -107,6 +107,7 @@ impl Workflow {
                         ty: ItemType::Unit,
                         base: None,
                         data: Some(data),
+                        merged_into: None,
                     },
                 );
                 (Some(id), format!("a new unit of {}", work.shown()))
@@ -137,6 +138,7 @@ impl Workflow {
                 ty: ItemType::ContentsMap,
                 base: None,
                 data: Some(Value::Object(data)),
+                merged_into: None,
             },
         );
 

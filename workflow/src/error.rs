@@ -30,6 +30,15 @@ fn first_clash(conflicts: &[Conflict]) -> String {
 pub enum Error {
     #[error("{0}")]
     BadRequest(String),
+    /// One operation of an organize plan cannot be done as asked; nothing was saved.
+    /// `index` counts from 0 in the plan's `operations`, `field` is the operation's field at fault.
+    #[error("operation {index} ({op}), {field}: {message}")]
+    BadOperation {
+        index: usize,
+        op: &'static str,
+        field: &'static str,
+        message: String,
+    },
     #[error("{0}")]
     Unauthorized(String),
     #[error("{0}")]
@@ -65,6 +74,7 @@ impl Error {
         matches!(
             self,
             Error::BadRequest(_)
+                | Error::BadOperation { .. }
                 | Error::Unauthorized(_)
                 | Error::Forbidden(_)
                 | Error::NotFound(_)

@@ -42,6 +42,8 @@
 //! - `merging`: approval into one commit, conflicts, send back, crash reconciliation.
 //! - `paths`: readable paths of a suggestion's items and their collisions.
 //! - `overlay`: the catalog as a suggestion would leave it.
+//! - `organize`: organize plans (move, rename, merge, split, …) as one suggestion, their
+//!   preview, and the catalog tree.
 //! - `demo`: the sample catalog, loaded through the normal suggestion path.
 //! - `kv`: the column families and the versioned record encoding.
 //! - `clock`: injected time and [`Timestamp`].
@@ -63,6 +65,7 @@ mod listing;
 mod live;
 mod main_item;
 mod merging;
+mod organize;
 mod overlay;
 mod paths;
 mod permissions;
@@ -97,6 +100,10 @@ pub use issues::{
     MAX_TITLE_CHARS, NewIssue, ReportKind, ShownIssue, StateReason, TimelineEvent, WantedState,
 };
 pub use listing::{ListFilter, Listed, StateCounts, StateFilter, SuggestionPage};
+pub use organize::{
+    ChangeKind, MAX_DEPTH, MAX_ITEMS, MAX_OPERATIONS, NodeKind, Operation, Organized, Placement,
+    Plan, Preview, PreviewItem, Ref, Selection, Tree, TreeCounts, TreeNode, Version,
+};
 pub use principal::{Principal, Scope, Scopes, Via};
 pub use service::Workflow;
 pub use subject::Subject;

@@ -131,7 +131,7 @@ impl Workflow {
                 ty: item.ty,
                 path: plan.paths.get(&item.id).cloned().flatten(),
                 data: item.data.clone(),
-                merged_into: None,
+                merged_into: item.merged_into,
                 expect: item.base.map_or(Expect::Absent, Expect::Rev),
             })
             .collect();

@@ -19,6 +19,8 @@ pub(crate) struct PathPlan {
     pub paths: BTreeMap<Id, Option<String>>,
     /// One problem per path claimed twice, on the item that claimed it second.
     pub clashes: Vec<Problem>,
+    /// The same clashes as (item, path, the item holding it), for callers that name the cause.
+    pub clashing: Vec<(Id, String, Id)>,
 }
 
 struct Claims<'a> {
@@ -31,7 +33,7 @@ struct Claims<'a> {
 impl Claims<'_> {
     /// Who else holds `path`, if anyone: an earlier item of this suggestion, or an item of
     /// main that keeps it. Old paths that only redirect may be taken over.
-    fn holder(&self, path: &str, id: Id) -> Result<Option<Id>> {
+    fn holder(&self, overlay: &Overlay<'_>, path: &str, id: Id) -> Result<Option<Id>> {
         if let Some(&other) = self.claimed.get(path) {
             return Ok((other != id).then_some(other));
         }
@@ -41,9 +43,24 @@ impl Claims<'_> {
         if resolved.redirected || resolved.id == id {
             return Ok(None);
         }
-        // An item of this suggestion already placed elsewhere (or deleted) lets its path go.
-        if self.items.contains_key(&resolved.id) && self.settled.contains(&resolved.id) {
-            return Ok(None);
+        // An item of this suggestion already placed elsewhere (or deleted) lets its path go,
+        // and so does one not placed yet whose new data makes it another path (two items
+        // swapping paths). Events are left out: their numbered paths are settled in turn.
+        if let Some(other) = self.items.get(&resolved.id) {
+            if self.settled.contains(&other.id) {
+                return Ok(None);
+            }
+            let leaving = match &other.data {
+                None => true,
+                Some(data) => {
+                    other.ty != ItemType::Event
+                        && path_for(other.ty, data, &|id| overlay.lookup(id)).as_deref()
+                            != Some(path)
+                }
+            };
+            if leaving {
+                return Ok(None);
+            }
         }
         Ok(Some(resolved.id))
     }
@@ -62,13 +79,13 @@ impl Claims<'_> {
             return Ok((None, None));
         };
         let mut candidate = base.clone();
-        let mut holder = self.holder(&candidate, item.id)?;
+        let mut holder = self.holder(overlay, &candidate, item.id)?;
         if item.ty == ItemType::Event {
             let mut n = 1;
             while holder.is_some() {
                 n += 1;
                 candidate = format!("{base}/{n}");
-                holder = self.holder(&candidate, item.id)?;
+                holder = self.holder(overlay, &candidate, item.id)?;
             }
         }
         self.claimed.entry(candidate.clone()).or_insert(item.id);
@@ -107,6 +124,7 @@ pub(crate) fn plan(wf: &Workflow, overlay: &Overlay<'_>, items: &Items) -> Resul
     let mut plan = PathPlan {
         paths: BTreeMap::new(),
         clashes: Vec::new(),
+        clashing: Vec::new(),
     };
     for item in order {
         let (path, holder) = claims.place(overlay, item)?;
@@ -116,6 +134,7 @@ pub(crate) fn plan(wf: &Workflow, overlay: &Overlay<'_>, items: &Items) -> Resul
                 path_field(item.ty),
                 format!("wants the path {path}, which {holder} holds"),
             ));
+            plan.clashing.push((item.id, path.clone(), holder));
         }
         plan.paths.insert(item.id, path);
     }

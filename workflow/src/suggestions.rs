@@ -90,6 +90,8 @@ pub enum Kind {
     Words,
     /// Pages of a publication mapped to a unit (existing or new) or to words of no unit.
     ContentsMap,
+    /// An organize plan: moves, renames, merges and the like, as one suggestion.
+    Organize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -133,6 +135,10 @@ pub struct SuggestedItem {
     pub base: Option<Rev>,
     /// The new data; `None` deletes the item.
     pub data: Option<Value>,
+    /// With `data: None`: the item is merged into this one (its reads answer 404 naming it, and
+    /// its paths lead there). Only organize plans set it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merged_into: Option<Id>,
 }
 
 /// An item as it will be once the suggestion is merged.
@@ -145,6 +151,8 @@ pub struct ItemView {
     /// The revision the change was written against (`null` for a new item).
     pub rev: Option<Rev>,
     pub data: Option<Value>,
+    #[serde(rename = "mergedInto", skip_serializing_if = "Option::is_none")]
+    pub merged_into: Option<Id>,
 }
 
 /// A suggestion with its items.
@@ -205,28 +213,64 @@ impl Workflow {
         description: Option<&str>,
         kind: Kind,
     ) -> Result<Suggestion> {
+        self.write_suggestion(principal, title, description, kind, None)
+    }
+
+    /// Makes a suggestion that is open at once, holding `items`, with its checks run: the
+    /// record and its items are written in one batch, so no half-made draft is ever left.
+    pub(crate) fn open_with_items(
+        &self,
+        principal: &Principal,
+        title: &str,
+        description: Option<&str>,
+        kind: Kind,
+        items: &Items,
+    ) -> Result<Suggestion> {
+        if items.is_empty() {
+            return Err(Error::State("a suggestion needs at least one item".into()));
+        }
+        self.write_suggestion(principal, title, description, kind, Some(items))
+    }
+
+    fn write_suggestion(
+        &self,
+        principal: &Principal,
+        title: &str,
+        description: Option<&str>,
+        kind: Kind,
+        opened_with: Option<&Items>,
+    ) -> Result<Suggestion> {
         principal.require_write()?;
         let title = check_title(title)?;
         let description = check_description(description)?;
+        let checks = match opened_with {
+            Some(items) => checks::run(self, items)?,
+            None => Vec::new(),
+        };
         let _guard = self.registry_lock();
         let mut batch = self.kv().batch();
         let id = SuggestionId(self.bump_counter(&mut batch, SUGGESTION_COUNTER)?);
         let number = ThreadNumber(self.bump_counter(&mut batch, THREAD_COUNTER)?);
+        let now = self.now();
         let suggestion = Suggestion {
             id,
             number,
             title,
             description,
             author: principal.handle.clone(),
-            status: Status::Draft,
+            status: if opened_with.is_some() {
+                Status::Open
+            } else {
+                Status::Draft
+            },
             kind,
             project_id: None,
             base_commit: self.inner.log.head(),
             merged_commit: None,
             post_review: None,
-            checks: Vec::new(),
-            created_at: self.now(),
-            submitted_at: None,
+            checks,
+            created_at: now,
+            submitted_at: opened_with.map(|_| now),
             closed_at: None,
             bot: principal.is_bot(),
         };
@@ -236,8 +280,16 @@ impl Workflow {
             number,
             crate::threads::ThreadRef::suggestion(id),
         )?;
+        for item in opened_with.into_iter().flat_map(|items| items.values()) {
+            batch.put(SUGGESTION_ITEMS, &item_key(id, item.id), item)?;
+        }
         self.kv().write(batch)?;
-        tracing::info!(suggestion = id.0, number = number.0, "draft created");
+        tracing::info!(
+            suggestion = id.0,
+            number = number.0,
+            status = %suggestion.status,
+            "suggestion created"
+        );
         Ok(suggestion)
     }
 
@@ -287,6 +339,7 @@ impl Workflow {
             path,
             rev: item.base,
             data: item.data,
+            merged_into: item.merged_into,
         })
     }
 
@@ -302,6 +355,7 @@ impl Workflow {
             ty,
             base: None,
             data: Some(data),
+            merged_into: None,
         })
     }
 
@@ -332,8 +386,10 @@ impl Workflow {
                     existing.ty
                 )));
             }
+            // A put replaces the item's change whole, a merge included.
             return Ok(SuggestedItem {
                 data: put.data,
+                merged_into: None,
                 ..existing.clone()
             });
         }
@@ -358,6 +414,7 @@ impl Workflow {
             ty: stored.ty,
             base: Some(stored.rev),
             data: put.data,
+            merged_into: None,
         })
     }
 
@@ -449,6 +506,7 @@ impl Workflow {
                 ty: item.ty,
                 rev: item.base,
                 data: item.data,
+                merged_into: item.merged_into,
             })
             .collect();
         Ok(SuggestionView { suggestion, items })

@@ -17,6 +17,7 @@ mod history;
 mod inbox;
 mod issues;
 mod lookup;
+mod organize;
 mod suggestions;
 mod threads;
 
@@ -35,5 +36,6 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(conversation::router())
         .merge(comments::router())
         .merge(inbox::router())
+        .merge(organize::router())
         .merge(account::router())
 }

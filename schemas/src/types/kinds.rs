@@ -68,6 +68,10 @@ pub fn kind(ty: ItemType) -> Kind {
                 "policy": {
                     "description": "`reviewed` (the default) or `open` (trusted line fixes go live at once)",
                     "enum": ["open", "reviewed"]
+                },
+                "order": {
+                    "description": "its place among the sets beside it (organize's reorder sets it); none sorts first",
+                    "$ref": "#/$defs/orderKey"
                 }
             }),
             required: &["name", "slug"],

@@ -7,6 +7,7 @@ mod duplicates;
 mod inbox;
 mod issues;
 mod listing;
+mod organize;
 mod suggestions;
 mod words;
 

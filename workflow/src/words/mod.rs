@@ -121,6 +121,7 @@ impl Workflow {
             ty: item.ty,
             base: Some(item.rev),
             data: Some(data),
+            merged_into: None,
         };
         self.kv()
             .put(SUGGESTION_ITEMS, &item_key(suggestion.id, item.id), &put)?;
