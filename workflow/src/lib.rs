@@ -44,11 +44,13 @@ mod error;
 mod handle;
 mod kv;
 mod listing;
+mod merge3;
 mod merging;
 mod overlay;
 mod paths;
 mod permissions;
 mod principal;
+mod resolutions;
 mod secrets;
 mod service;
 mod sessions;
@@ -62,6 +64,7 @@ pub use error::{Conflict, Error, Result};
 pub use handle::Handle;
 pub use listing::{ListFilter, Listed, StateCounts, StateFilter, SuggestionPage};
 pub use principal::{Principal, Scope, Scopes, Via};
+pub use resolutions::{Resolution, Resolutions, Side};
 pub use service::Workflow;
 pub use suggestions::{
     Created, ItemView, Kind, PostReview, PutItem, QuickFix, Status, SuggestedItem, Suggestion,
