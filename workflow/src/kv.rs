@@ -20,6 +20,8 @@ pub const ACCOUNT_TOKENS: &str = "wf_account_tokens";
 pub const SESSIONS: &str = "wf_sessions";
 pub const SUGGESTIONS: &str = "wf_suggestions";
 pub const SUGGESTION_ITEMS: &str = "wf_suggestion_items";
+/// Reverts by the suggestion they undo: original id ‖ revert id → nothing.
+pub const REVERTS: &str = "wf_reverts";
 pub const COUNTERS: &str = "wf_counters";
 pub const META: &str = "wf_meta";
 
@@ -33,6 +35,7 @@ pub const ALL: &[&str] = &[
     SESSIONS,
     SUGGESTIONS,
     SUGGESTION_ITEMS,
+    REVERTS,
     COUNTERS,
     META,
 ];

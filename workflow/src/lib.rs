@@ -27,7 +27,12 @@
 //! - `checks`: the automatic checks (schema, references, dates, paths).
 //! - `permissions`: who may approve (stewards, keepers of the touched sets).
 //! - `listing`: the suggestion list (filters, newest-first pages, open and closed counts).
-//! - `merging`: approval into one commit, conflicts, send back, crash reconciliation.
+//! - `merging`: approval into one commit, send back, crash reconciliation.
+//! - `against_main`: a suggestion's items merged with main as it stands (what approval writes).
+//! - `merge3`: the three-way merge of one item (fields, keyed lists, id sets, words, names).
+//! - `resolutions`: which side settles each clash ([`Resolutions`]).
+//! - `revert`: undoing a merged suggestion with a new one ([`Reverted`]).
+//! - `restore`: a suggestion setting an item back to an earlier version.
 //! - `paths`: readable paths of a suggestion's items and their collisions.
 //! - `overlay`: the catalog as a suggestion would leave it.
 //! - `demo`: the sample catalog, loaded through the normal suggestion path.
@@ -36,6 +41,7 @@
 //! - `error`: [`Error`] and [`Conflict`].
 
 mod accounts;
+mod against_main;
 mod checks;
 mod clock;
 pub mod demo;
@@ -51,6 +57,8 @@ mod paths;
 mod permissions;
 mod principal;
 mod resolutions;
+mod restore;
+mod revert;
 mod secrets;
 mod service;
 mod sessions;
@@ -65,6 +73,7 @@ pub use handle::Handle;
 pub use listing::{ListFilter, Listed, StateCounts, StateFilter, SuggestionPage};
 pub use principal::{Principal, Scope, Scopes, Via};
 pub use resolutions::{Resolution, Resolutions, Side};
+pub use revert::Reverted;
 pub use service::Workflow;
 pub use suggestions::{
     Created, ItemView, Kind, PostReview, PutItem, QuickFix, Status, SuggestedItem, Suggestion,

@@ -1,25 +1,31 @@
 //! Approving: turning an open suggestion into exactly one commit, and settling suggestions
 //! whose commit landed just before a crash.
 //!
-//! The merge here is whole-item: an item changed on main since the suggestion read it is a
-//! conflict on the whole item (`field` empty). Issue 3 replaces that with a three-way merge per
-//! field; the shape of [`Conflict`] already carries what it needs.
+//! The suggestion's items are merged with main (`against_main`), checked as merged, and
+//! appended expecting the heads they were merged against. When someone commits to one of those
+//! items in between, the append is refused as stale and the whole step runs again, a few times
+//! at most. The merge, the checks and the paths are all worked out before the append, so a
+//! suggestion of thousands of items holds up other writers only for its own append.
 
 use catalog_log_core::{Commit, Expect, NewChange, NewCommit, Seq};
 use serde::{Deserialize, Serialize};
 
 use crate::checks;
 use crate::clock::Timestamp;
-use crate::error::{Conflict, Error, Result};
+use crate::error::{Error, Result};
 use crate::kv::META;
 use crate::overlay::Overlay;
 use crate::paths;
 use crate::permissions::check_may_approve;
 use crate::principal::Principal;
+use crate::resolutions::Resolutions;
 use crate::service::Workflow;
 use crate::suggestions::{Items, Status, Suggestion, SuggestionId};
 
 const RECONCILED: &[u8] = b"reconciled";
+
+/// How many times an approval merges again after losing a race for one of its items.
+const MERGE_ATTEMPTS: usize = 5;
 
 /// How far [`Workflow::reconcile`] has read the log.
 #[derive(Serialize, Deserialize)]
@@ -28,9 +34,15 @@ struct Checkpoint {
 }
 
 impl Workflow {
-    /// Merges an open suggestion: re-runs the checks, appends one commit holding all of its
+    /// Merges an open suggestion: merges its items with main (settling named clashes with
+    /// `resolutions`), re-runs the checks on the result, appends one commit holding all of its
     /// changes, waits until the read models show it, and marks the suggestion merged.
-    pub fn approve(&self, principal: &Principal, id: SuggestionId) -> Result<Suggestion> {
+    pub fn approve(
+        &self,
+        principal: &Principal,
+        id: SuggestionId,
+        resolutions: &Resolutions,
+    ) -> Result<Suggestion> {
         principal.require_write()?;
         // Held until the suggestion is marked merged, so a second approval waits and then finds
         // it merged instead of appending again.
@@ -46,31 +58,38 @@ impl Workflow {
         if items.is_empty() {
             return Err(Error::State(format!("suggestion {id} has no items")));
         }
-        let overlay = Overlay::new(self, &items);
-        check_may_approve(principal, &suggestion, &overlay)?;
+        check_may_approve(principal, &suggestion, &Overlay::new(self, &items))?;
 
-        suggestion.checks = checks::run(self, &items)?;
-        let blocking: Vec<String> = suggestion
-            .checks
-            .iter()
-            .filter(|c| c.blocks_merge())
-            .map(|c| format!("{}: {}", c.check, c.message))
-            .collect();
-        if !blocking.is_empty() {
-            self.save_suggestion(&suggestion)?;
-            return Err(Error::Invalid {
-                message: format!("suggestion {id} fails its checks: {}", blocking.join("; ")),
-                checks: suggestion.checks,
-            });
-        }
-
-        let commit = self.build_commit(principal, &suggestion, &overlay, &items)?;
-        let appended = match self.inner.log.append(commit) {
-            Ok(commit) => commit,
-            Err(catalog_log_core::Error::Stale { .. }) => {
-                return Err(Error::Conflict(self.conflicts(&items)?));
+        let mut attempt = 1;
+        let appended = loop {
+            let merged = self.merge_with_main(&items, resolutions)?;
+            suggestion.checks = checks::run(self, &merged)?;
+            let blocking: Vec<String> = suggestion
+                .checks
+                .iter()
+                .filter(|c| c.blocks_merge())
+                .map(|c| format!("{}: {}", c.check, c.message))
+                .collect();
+            if !blocking.is_empty() {
+                self.save_suggestion(&suggestion)?;
+                return Err(Error::Invalid {
+                    message: format!("suggestion {id} fails its checks: {}", blocking.join("; ")),
+                    checks: suggestion.checks,
+                });
             }
-            Err(e) => return Err(e.into()),
+            let commit = self.build_commit(principal, &suggestion, &merged)?;
+            #[cfg(test)]
+            self.before_append();
+            match self.inner.log.append(commit) {
+                Ok(commit) => break commit,
+                Err(catalog_log_core::Error::Stale { id: item, .. })
+                    if attempt < MERGE_ATTEMPTS =>
+                {
+                    tracing::info!(suggestion = id.0, %item, attempt, "main moved under the merge; merging again");
+                    attempt += 1;
+                }
+                Err(e) => return Err(e.into()),
+            }
         };
         // Marked before waiting for the read models: the commit is in the log either way, and
         // a slow projector must not leave the suggestion looking open.
@@ -90,14 +109,14 @@ impl Workflow {
         Ok(suggestion)
     }
 
+    /// One commit of the merged items, each expecting the head it was merged against.
     fn build_commit(
         &self,
         principal: &Principal,
         suggestion: &Suggestion,
-        overlay: &Overlay<'_>,
         items: &Items,
     ) -> Result<NewCommit> {
-        let plan = paths::plan(self, overlay, items)?;
+        let plan = paths::plan(self, &Overlay::new(self, items), items)?;
         let changes = items
             .values()
             .map(|item| NewChange {
@@ -120,30 +139,6 @@ impl Workflow {
             suggestion: Some(suggestion.id.0),
             changes,
         })
-    }
-
-    /// Every item main changed since the suggestion read it, as whole-item conflicts.
-    fn conflicts(&self, items: &Items) -> Result<Vec<Conflict>> {
-        let log = &self.inner.log;
-        let mut out = Vec::new();
-        for item in items.values() {
-            let head = log.item_head(item.id)?;
-            if head.as_ref().map(|r| r.rev) == item.base {
-                continue;
-            }
-            let base = match item.base {
-                Some(rev) => log.revision(rev)?.and_then(|r| r.data),
-                None => None,
-            };
-            out.push(Conflict {
-                id: item.id,
-                field: String::new(),
-                base,
-                main: head.and_then(|r| r.data),
-                suggestion: item.data.clone(),
-            });
-        }
-        Ok(out)
     }
 
     /// Sends an open suggestion back to its author; the same people who may approve it may.

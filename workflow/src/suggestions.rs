@@ -14,7 +14,7 @@ use crate::checks::{self, Check};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::handle::Handle;
-use crate::kv::{SUGGESTION_ITEMS, SUGGESTIONS};
+use crate::kv::{REVERTS, SUGGESTION_ITEMS, SUGGESTIONS};
 use crate::overlay::Overlay;
 use crate::paths;
 use crate::principal::Principal;
@@ -84,6 +84,10 @@ pub enum Kind {
     Edit,
     /// One item's whole new data in one call.
     QuickFix,
+    /// Undoes a merged suggestion (its `reverts` names which).
+    Revert,
+    /// Sets one item back to an earlier version.
+    Restore,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -115,6 +119,9 @@ pub struct Suggestion {
     /// Made with a `bot:` token: no keeper is asked to review it automatically.
     #[serde(default)]
     pub bot: bool,
+    /// The merged suggestion this one undoes (kind `revert`).
+    #[serde(default)]
+    pub reverts: Option<SuggestionId>,
 }
 
 /// One item of a suggestion, as stored.
@@ -192,7 +199,7 @@ impl Workflow {
             })
     }
 
-    fn new_suggestion(
+    pub(crate) fn new_suggestion(
         &self,
         principal: &Principal,
         title: &str,
@@ -223,6 +230,7 @@ impl Workflow {
             submitted_at: None,
             closed_at: None,
             bot: principal.is_bot(),
+            reverts: None,
         };
         batch.put(SUGGESTIONS, &id.key(), &suggestion)?;
         self.kv().write(batch)?;
@@ -376,6 +384,40 @@ impl Workflow {
         Ok(suggestion)
     }
 
+    /// Makes a suggestion holding `items` and opens it for review at once, checks run: the
+    /// shape of suggestions the service writes itself (reverts, restores).
+    pub(crate) fn open_with_items(
+        &self,
+        principal: &Principal,
+        title: &str,
+        description: Option<&str>,
+        kind: Kind,
+        reverts: Option<SuggestionId>,
+        items: Items,
+    ) -> Result<Suggestion> {
+        let mut suggestion = self.new_suggestion(principal, title, description, kind)?;
+        let id = suggestion.id;
+        let _lock = self.suggestion_lock(id.0);
+        suggestion.checks = checks::run(self, &items)?;
+        suggestion.status = Status::Open;
+        suggestion.submitted_at = Some(self.now());
+        suggestion.reverts = reverts;
+        let mut batch = self.kv().batch();
+        for item in items.values() {
+            batch.put(SUGGESTION_ITEMS, &item_key(id, item.id), item)?;
+        }
+        if let Some(original) = reverts {
+            let mut key = [0u8; 16];
+            key[..8].copy_from_slice(&original.key());
+            key[8..].copy_from_slice(&id.key());
+            batch.put_raw(REVERTS, &key, &[])?;
+        }
+        batch.put(SUGGESTIONS, &id.key(), &suggestion)?;
+        self.kv().write(batch)?;
+        tracing::info!(suggestion = id.0, kind = ?kind, items = items.len(), "opened");
+        Ok(suggestion)
+    }
+
     /// One item's whole new data as an open suggestion; the note becomes its description.
     pub fn quick_fix(&self, principal: &Principal, fix: QuickFix) -> Result<Suggestion> {
         if !fix.data.is_object() {
@@ -449,6 +491,23 @@ impl Workflow {
 
     pub(crate) fn save_suggestion(&self, suggestion: &Suggestion) -> Result<()> {
         self.kv().put(SUGGESTIONS, &suggestion.id.key(), suggestion)
+    }
+
+    /// Every suggestion made to undo `original`, oldest first, whatever their status.
+    pub fn reverts_of(&self, original: SuggestionId) -> Result<Vec<Suggestion>> {
+        let mut out = Vec::new();
+        for (key, _) in self.kv().scan_raw_prefix(REVERTS, &original.key())? {
+            let revert = key
+                .get(8..16)
+                .and_then(|k| <[u8; 8]>::try_from(k).ok())
+                .map(|k| SuggestionId(u64::from_be_bytes(k)))
+                .ok_or_else(|| Error::Corrupt {
+                    cf: REVERTS,
+                    reason: format!("key {key:?} is not two suggestion ids"),
+                })?;
+            out.extend(self.suggestion(revert)?);
+        }
+        Ok(out)
     }
 
     pub(crate) fn suggestion_items(&self, id: SuggestionId) -> Result<Items> {

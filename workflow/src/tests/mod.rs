@@ -4,6 +4,7 @@ mod auth;
 mod demo;
 mod duplicates;
 mod listing;
+mod merging;
 mod suggestions;
 
 use std::sync::Arc;
