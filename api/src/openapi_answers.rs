@@ -90,6 +90,10 @@ pub(crate) enum SuggestionStatus {
 pub(crate) enum SuggestionKind {
     Edit,
     QuickFix,
+    /// Undoes a merged suggestion (`reverts` names it).
+    Revert,
+    /// Sets one item back to an earlier version.
+    Restore,
 }
 
 /// Whether a suggestion merged without review still waits for a look afterwards.
@@ -152,6 +156,8 @@ pub(crate) struct Suggestion {
     closed_at: Option<String>,
     /// Made with a `bot:` token.
     bot: bool,
+    /// The merged suggestion this one undoes (kind `revert`), else `null`.
+    reverts: Option<u64>,
 }
 
 /// An item as it will be once the suggestion is merged.

@@ -13,6 +13,7 @@ mod commits;
 mod entities;
 mod history;
 mod lookup;
+mod restore;
 mod suggestions;
 
 /// Every route with its OpenAPI description.
@@ -21,6 +22,7 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(about::router())
         .merge(entities::router())
         .merge(history::router())
+        .merge(restore::router())
         .merge(lookup::router())
         .merge(browse::router())
         .merge(commits::router())

@@ -1,10 +1,11 @@
-//! The write path: drafts, their items, submitting, approving, quick fixes, and reading one
-//! suggestion. Every change to the catalog arrives through here as a suggestion.
+//! The write path: drafts, their items, submitting, reviewing, quick fixes, and reading one
+//! suggestion. Every change to the catalog arrives through here as a suggestion. Approving
+//! (with resolutions) and reverting are in `merging`; the list's query and shape in `listing`.
 
 use axum::extract::State;
 use axum::http::{StatusCode, Uri};
 use catalog_schemas::{Id, ItemType};
-use catalog_workflow::{PutItem, QuickFix, SuggestionId};
+use catalog_workflow::{PutItem, QuickFix, Resolutions, SuggestionId};
 use serde::Deserialize;
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -21,6 +22,7 @@ use crate::state::AppState;
 use listing::{ListQuery, SUGGESTIONS_LIMIT, SuggestionList};
 
 mod listing;
+mod merging;
 
 pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -29,17 +31,18 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_one))
         .routes(routes!(put_item))
         .routes(routes!(submit))
-        .routes(routes!(approve))
+        .routes(routes!(merging::approve))
+        .routes(routes!(merging::revert))
         .routes(routes!(send_back))
         .routes(routes!(withdraw))
         .routes(routes!(review))
 }
 
-fn suggestion_id(raw: &str) -> Result<SuggestionId, ApiError> {
+pub(super) fn suggestion_id(raw: &str) -> Result<SuggestionId, ApiError> {
     Ok(SuggestionId(extract::number("suggestion id", raw, 1)?))
 }
 
-fn written<T: serde::Serialize>(value: &T, status: StatusCode) -> Result<Answer, ApiError> {
+pub(super) fn written<T: serde::Serialize>(value: &T, status: StatusCode) -> Result<Answer, ApiError> {
     Ok(Answer::json(value)?
         .status(status)
         .cache(CacheClass::NoStore))
@@ -140,12 +143,6 @@ transition!(
     "Sends a draft (or a sent-back suggestion) for review."
 );
 transition!(
-    approve,
-    "/v1/suggestions/{id}/approve",
-    approve,
-    "Approves and merges: one commit is appended to main."
-);
-transition!(
     send_back,
     "/v1/suggestions/{id}/send-back",
     send_back,
@@ -171,6 +168,9 @@ struct Review {
     /// `approve` merges; `request_changes` sends it back. Notes and field comments come with
     /// the conversation routes.
     verdict: Verdict,
+    /// With `approve` only: settles the clashes of the merge, as the approve route takes them.
+    #[schema(value_type = Option<Object>)]
+    resolutions: Option<Resolutions>,
 }
 
 /// A review with a verdict.
@@ -186,9 +186,15 @@ async fn review(
     Json(body): Json<Review>,
 ) -> Result<Answer, ApiError> {
     let id = suggestion_id(&raw)?;
+    if body.resolutions.is_some() && !matches!(body.verdict, Verdict::Approve) {
+        return Err(ApiError::BadRequest(
+            "resolutions go with the approve verdict only".into(),
+        ));
+    }
+    let resolutions = body.resolutions.unwrap_or_default();
     let wf = state.workflow.clone();
     let s = crate::blocking(move || match body.verdict {
-        Verdict::Approve => wf.approve(&who, id),
+        Verdict::Approve => wf.approve(&who, id, &resolutions),
         Verdict::RequestChanges => wf.send_back(&who, id),
     })
     .await?;
