@@ -6,7 +6,7 @@ use std::fmt;
 
 use catalog_log_core::{Rev, Seq};
 use catalog_projector::Lookup;
-use catalog_schemas::{Id, ItemType};
+use catalog_schemas::{Id, ItemType, refs};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -262,21 +262,44 @@ impl Workflow {
                 "data must be a JSON object, or null to delete the item".into(),
             ));
         }
-        let mut items = self.suggestion_items(id)?;
+        // Only the items this put touches are read, never the whole suggestion, so building an
+        // import of thousands of items costs each put the same.
+        let mut near: Items = match put.id {
+            Some(item_id) => self
+                .suggestion_item(id, item_id)?
+                .map(|i| (i.id, i))
+                .into_iter()
+                .collect(),
+            None => Items::new(),
+        };
         let item = match put.id {
-            None => self.new_item(&items, put)?,
-            Some(item_id) => self.changed_item(&items, item_id, put)?,
+            None => self.new_item(id, put)?,
+            Some(item_id) => self.changed_item(&near, item_id, put)?,
         };
         let key = item_key(id, item.id);
         // Deleting an item the suggestion itself made simply forgets it.
         if item.base.is_none() && item.data.is_none() {
-            items.remove(&item.id);
+            near.remove(&item.id);
             self.kv().delete(SUGGESTION_ITEMS, &key)?;
         } else {
-            items.insert(item.id, item.clone());
+            near.insert(item.id, item.clone());
             self.kv().put(SUGGESTION_ITEMS, &key, &item)?;
         }
-        let overlay = Overlay::new(self, &items);
+        // A path may be made from an item this one points at (a unit's work), which may be
+        // in the suggestion too.
+        if let Some(data) = &item.data {
+            for target in refs::references(item.ty, data)
+                .into_iter()
+                .map(|r| r.target)
+            {
+                if !near.contains_key(&target)
+                    && let Some(other) = self.suggestion_item(id, target)?
+                {
+                    near.insert(target, other);
+                }
+            }
+        }
+        let overlay = Overlay::new(self, &near);
         let path = paths::path_of(self, &overlay, &item)?;
         Ok(ItemView {
             id: item.id,
@@ -287,7 +310,7 @@ impl Workflow {
         })
     }
 
-    fn new_item(&self, items: &Items, put: PutItem) -> Result<SuggestedItem> {
+    fn new_item(&self, suggestion: SuggestionId, put: PutItem) -> Result<SuggestedItem> {
         let ty = put
             .ty
             .ok_or_else(|| Error::BadRequest("a new item needs a type".into()))?;
@@ -295,7 +318,7 @@ impl Workflow {
             Error::BadRequest("a new item needs data: null deletes only existing items".into())
         })?;
         Ok(SuggestedItem {
-            id: self.fresh_id(items)?,
+            id: self.fresh_id(suggestion)?,
             ty,
             base: None,
             data: Some(data),
@@ -303,10 +326,10 @@ impl Workflow {
     }
 
     /// A random id held by no item in the log, the read models or this suggestion.
-    fn fresh_id(&self, items: &Items) -> Result<Id> {
+    fn fresh_id(&self, suggestion: SuggestionId) -> Result<Id> {
         loop {
             let id = Id::random();
-            if items.contains_key(&id) {
+            if self.suggestion_item(suggestion, id)?.is_some() {
                 continue;
             }
             if !matches!(self.inner.read_models.item(id)?, Lookup::Missing) {
@@ -508,6 +531,11 @@ impl Workflow {
             out.extend(self.suggestion(revert)?);
         }
         Ok(out)
+    }
+
+    /// One item of a suggestion, if it holds that item.
+    fn suggestion_item(&self, id: SuggestionId, item: Id) -> Result<Option<SuggestedItem>> {
+        self.kv().get(SUGGESTION_ITEMS, &item_key(id, item))
     }
 
     pub(crate) fn suggestion_items(&self, id: SuggestionId) -> Result<Items> {

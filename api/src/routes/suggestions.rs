@@ -42,7 +42,10 @@ pub(super) fn suggestion_id(raw: &str) -> Result<SuggestionId, ApiError> {
     Ok(SuggestionId(extract::number("suggestion id", raw, 1)?))
 }
 
-pub(super) fn written<T: serde::Serialize>(value: &T, status: StatusCode) -> Result<Answer, ApiError> {
+pub(super) fn written<T: serde::Serialize>(
+    value: &T,
+    status: StatusCode,
+) -> Result<Answer, ApiError> {
     Ok(Answer::json(value)?
         .status(status)
         .cache(CacheClass::NoStore))
