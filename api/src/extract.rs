@@ -46,27 +46,47 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
     }
 }
 
-/// A JSON body that may be left out altogether (no bytes at all); when present it is read
-/// as [`Json`] reads it.
+/// A JSON body that may be left out: no body at all, or JSON `null`, reads as `None`; anything
+/// else must be JSON (with its content type) of at most [`JSON_BODY_LIMIT`] bytes.
 pub struct OptionalJson<T>(pub Option<T>);
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for OptionalJson<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        let (parts, body) = req.into_parts();
-        let bytes = axum::body::to_bytes(body, JSON_BODY_LIMIT)
+        let json_type = req
+            .headers()
+            .get(axum::http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .map(|v| {
+                v.split(';')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_ascii_lowercase()
+            });
+        let bytes = axum::body::Bytes::from_request(req, state)
             .await
-            .map_err(|_| ApiError::PayloadTooLarge {
-                limit: JSON_BODY_LIMIT,
+            .map_err(|e| {
+                if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    ApiError::PayloadTooLarge {
+                        limit: JSON_BODY_LIMIT,
+                    }
+                } else {
+                    ApiError::BadRequest(format!("request body cannot be read: {}", e.body_text()))
+                }
             })?;
-        if bytes.iter().all(u8::is_ascii_whitespace) {
+        if bytes.is_empty() {
             return Ok(OptionalJson(None));
         }
-        let req = Request::from_parts(parts, axum::body::Body::from(bytes));
-        Json::<T>::from_request(req, state)
-            .await
-            .map(|Json(v)| OptionalJson(Some(v)))
+        if json_type.as_deref() != Some("application/json") {
+            return Err(ApiError::BadRequest(
+                "expected a json body with content-type application/json, or no body".into(),
+            ));
+        }
+        serde_json::from_slice::<Option<T>>(&bytes)
+            .map(OptionalJson)
+            .map_err(|e| ApiError::BadRequest(format!("request body does not fit: {e}")))
     }
 }
 

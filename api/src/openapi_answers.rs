@@ -93,6 +93,10 @@ pub(crate) enum SuggestionKind {
     Words,
     ContentsMap,
     Organize,
+    /// Undoes a merged suggestion (`reverts` names it).
+    Revert,
+    /// Sets one item back to an earlier version.
+    Restore,
 }
 
 /// Whether a suggestion merged without review still waits for a look afterwards.
@@ -172,6 +176,8 @@ pub(crate) struct Suggestion {
     closed_at: Option<String>,
     /// Made with a `bot:` token.
     bot: bool,
+    /// The merged suggestion this one undoes (kind `revert`), else `null`.
+    reverts: Option<u64>,
 }
 
 /// An item as it will be once the suggestion is merged.

@@ -17,7 +17,7 @@ use catalog_benches::run_threads;
 use catalog_log_core::{Expect, Log, NewChange, NewCommit, Store};
 use catalog_projector::{Projector, ReadModels};
 use catalog_schemas::{Id, ItemType};
-use catalog_workflow::{Handle, NewAccount, Principal, PutItem, Scopes, Workflow};
+use catalog_workflow::{Handle, NewAccount, Principal, PutItem, Resolutions, Scopes, Workflow};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::{Value, json};
 use tempfile::TempDir;
@@ -93,7 +93,10 @@ fn merge_one(wf: &Workflow, steward: &Principal) {
     };
     wf.put_item(steward, id, put).expect("put item");
     wf.submit(steward, id).expect("submit");
-    black_box(wf.approve(steward, id).expect("approve"));
+    black_box(
+        wf.approve(steward, id, &Resolutions::none())
+            .expect("approve"),
+    );
 }
 
 /// The commit approving `merge_one`'s suggestion would append.

@@ -16,7 +16,8 @@
 //! - `worker` — `Projector`: the live worker, `wait_applied`, status.
 //! - `read` — `ReadModels`, `Page` and the shared scan helpers.
 //! - `projections` — one module per projection (`items`, `paths`, `lists`, `links` for backlinks
-//!   and refcounts, `children`, `events`, `counts`, `sitemap`, `outline`), each with its read side.
+//!   and refcounts, `children`, `events`, `counts`, `sitemap`, `outline`, `names` for the
+//!   duplicates check), each with its read side.
 
 mod error;
 pub mod fold;
@@ -53,6 +54,7 @@ pub const PROJECTIONS: &[&str] = &[
     "counts",
     "sitemap",
     "outline",
+    "names",
 ];
 
 /// Every column family the projector owns (`rm_meta` first); pass them to `Store::open`.

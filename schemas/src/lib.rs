@@ -13,6 +13,7 @@
 //! - `date_key`: [`DateKey`] and [`Month`], Hebrew-calendar filing keys, validated exactly.
 //! - `order_key`: [`OrderKey`], base-62 fractional indexing.
 //! - `name`: [`Name`], `{ he, en? }`.
+//! - `name_key`: names reduced to what tells them apart (for the `duplicates` check and its index).
 //! - `body`: structured words (profiles, versions, segments, runs, notes).
 //! - `types`: each type's JSON Schema, validation against it, and the date keys an item holds.
 //! - `refs`: reference fields per type, and the ids an item points at.
@@ -24,6 +25,7 @@ pub mod date_key;
 pub mod id;
 pub mod item_type;
 pub mod name;
+pub mod name_key;
 pub mod order_key;
 pub mod paths;
 pub mod refs;

@@ -14,6 +14,7 @@ use crate::accounts::NewAccount;
 use crate::error::{Error, Result};
 use crate::handle::Handle;
 use crate::principal::{Principal, Scopes, Via};
+use crate::resolutions::Resolutions;
 use crate::service::Workflow;
 use crate::suggestions::{PutItem, SuggestionId};
 
@@ -359,7 +360,7 @@ impl<'a> Draft<'a> {
 
     fn merge(self, approver: &Principal, report: &mut DemoReport) -> Result<()> {
         self.wf.submit(self.author, self.id)?;
-        self.wf.approve(approver, self.id)?;
+        self.wf.approve(approver, self.id, &Resolutions::none())?;
         report.suggestions += 1;
         report.items += self.created;
         Ok(())

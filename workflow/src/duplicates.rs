@@ -17,6 +17,7 @@
 
 use std::collections::BTreeMap;
 
+use catalog_schemas::name_key::{normal_english, normal_hebrew};
 use catalog_schemas::{Id, ItemType};
 use serde_json::Value;
 
@@ -24,9 +25,6 @@ use crate::checks::Problem;
 use crate::error::Result;
 use crate::service::Workflow;
 use crate::suggestions::Items;
-
-/// Main is read this many items at a time.
-const PAGE: usize = 256;
 
 /// A name reduced to what tells names apart.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -146,68 +144,9 @@ pub(crate) fn normal_name(name: &Value) -> Option<NormalName> {
     Some(NormalName { he, en })
 }
 
-/// Hebrew without niqqud and cantillation (U+0591–U+05C7), geresh, gershayim or quote marks
-/// (abbreviations are written with and without them), whitespace collapsed. The maqaf
-/// (U+05BE) joins words the way a hyphen does, so it counts as a space rather than vanishing.
-pub(crate) fn normal_hebrew(text: &str) -> String {
-    let spaced: String = text
-        .chars()
-        .filter_map(|c| match c {
-            '\u{05BE}' => Some(' '),
-            '\u{0591}'..='\u{05C7}' | '\u{05F3}' | '\u{05F4}' => None,
-            c if is_quote(c) => None,
-            c => Some(c),
-        })
-        .collect();
-    collapse(&spaced)
-}
-
-/// English lowercased, without punctuation, whitespace collapsed; dashes separate words like
-/// spaces, so "Baal-Shem" and "Baal Shem" agree.
-pub(crate) fn normal_english(text: &str) -> String {
-    let spaced: String = text
-        .chars()
-        .filter_map(|c| {
-            if c == '-' || c == '\u{2010}' || c == '\u{2013}' || c == '\u{2014}' {
-                Some(' ')
-            } else if c.is_alphanumeric() || c.is_whitespace() {
-                Some(c)
-            } else {
-                None
-            }
-        })
-        .collect();
-    collapse(&spaced.to_lowercase())
-}
-
-fn is_quote(c: char) -> bool {
-    matches!(
-        c,
-        '\'' | '"'
-            | '`'
-            | '\u{00B4}'
-            | '\u{2018}'
-            | '\u{2019}'
-            | '\u{201A}'
-            | '\u{201B}'
-            | '\u{201C}'
-            | '\u{201D}'
-            | '\u{201E}'
-            | '\u{201F}'
-    )
-}
-
-fn collapse(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 /// One warning per pair of duplicates: each item of the suggestion against the others of the
-/// suggestion and against main's items of its type.
-///
-/// Main has no index by name, so each type the suggestion touches is read through its list a
-/// page at a time, holding only the suggestion's fingerprints in memory: linear in the number of
-/// items of that type, which is fine at the catalog's present size. When it grows, a
-/// normalised-name index belongs in the projector, and this becomes one lookup per item.
+/// suggestion and against main's items of its type with the same reduced Hebrew name, which the
+/// projector's `names` index finds in one lookup per item.
 pub(crate) fn warnings(
     wf: &Workflow,
     items: &Items,
@@ -240,23 +179,22 @@ pub(crate) fn warnings(
                 }
             }
         }
-        let mut after: Option<Vec<u8>> = None;
-        loop {
-            let page = wf
+        for (id, fp) in ours {
+            // Items of the suggestion are compared as they will be, above, not as main has
+            // them: a changed item is never its own duplicate.
+            let named: Vec<Id> = wf
                 .inner
                 .read_models
-                .list(Some(*ty), None, after.as_deref(), PAGE)?;
-            for stored in &page.items {
-                // Items of the suggestion are compared as they will be, above, not as main has
-                // them: a changed item is never its own duplicate.
-                if items.contains_key(&stored.id) {
-                    continue;
-                }
-                let data = crate::overlay::stored_data(stored)?;
+                .same_name(*ty, &fp.name.he)?
+                .into_iter()
+                .filter(|other| !items.contains_key(other))
+                .collect();
+            for stored in wf.inner.read_models.items(&named)? {
+                let data = crate::overlay::stored_data(&stored)?;
                 let Some(theirs) = Fingerprint::of(*ty, &data) else {
                     continue;
                 };
-                for (id, fp) in ours.iter().filter(|(_, fp)| fp.matches(&theirs)) {
+                if fp.matches(&theirs) {
                     let at = stored
                         .path
                         .as_deref()
@@ -272,10 +210,6 @@ pub(crate) fn warnings(
                     ));
                 }
             }
-            match page.next {
-                Some(next) => after = Some(next),
-                None => break,
-            }
         }
     }
     Ok(warns)
@@ -286,24 +220,6 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-
-    #[test]
-    fn hebrew_ignores_niqqud_cantillation_gershayim_and_spacing() {
-        assert_eq!(normal_hebrew("  שִׂמְחַ֖ת   תּוֹרָה "), "שמחת תורה");
-        assert_eq!(normal_hebrew("י״ט כסלו"), normal_hebrew("יט כסלו"));
-        assert_eq!(normal_hebrew("י\"ט כסלו"), "יט כסלו");
-        assert_eq!(normal_hebrew("בית־חיינו"), "בית חיינו");
-        assert_ne!(normal_hebrew("יט כסלו"), normal_hebrew("כ כסלו"));
-    }
-
-    #[test]
-    fn english_is_lowercased_without_punctuation() {
-        assert_eq!(
-            normal_english("The Rebbe's  Farbrengen!"),
-            "the rebbes farbrengen"
-        );
-        assert_eq!(normal_english("Baal-Shem Tov"), "baal shem tov");
-    }
 
     #[test]
     fn english_on_one_side_only_does_not_tell_names_apart() {

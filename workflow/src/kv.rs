@@ -23,6 +23,8 @@ pub const SUGGESTION_ITEMS: &str = "wf_suggestion_items";
 pub const THREADS: &str = "wf_threads";
 pub const ISSUES: &str = "wf_issues";
 pub const ISSUE_EVENTS: &str = "wf_issue_events";
+/// Reverts by the suggestion they undo: original id ‖ revert id → nothing.
+pub const REVERTS: &str = "wf_reverts";
 pub const COUNTERS: &str = "wf_counters";
 pub const META: &str = "wf_meta";
 /// Comments by id (suggestions, issues, talk pages).
@@ -55,6 +57,7 @@ pub const ALL: &[&str] = &[
     THREADS,
     ISSUES,
     ISSUE_EVENTS,
+    REVERTS,
     COUNTERS,
     META,
     COMMENTS,

@@ -39,7 +39,12 @@
 //! - `live`: trusted line fixes in open sets merged at once, and their post-review.
 //! - `main_item`: reading an item of main that a request names.
 //! - `listing`: the suggestion list (filters, newest-first pages, open and closed counts).
-//! - `merging`: approval into one commit, conflicts, send back, crash reconciliation.
+//! - `merging`: approval into one commit, send back, crash reconciliation.
+//! - `against_main`: a suggestion's items merged with main as it stands (what approval writes).
+//! - `merge3`: the three-way merge of one item (fields, keyed lists, id sets, words, names).
+//! - `resolutions`: which side settles each clash ([`Resolutions`]).
+//! - `revert`: undoing a merged suggestion with a new one ([`Reverted`]).
+//! - `restore`: a suggestion setting an item back to an earlier version.
 //! - `paths`: readable paths of a suggestion's items and their collisions.
 //! - `overlay`: the catalog as a suggestion would leave it.
 //! - `organize`: organize plans (move, rename, merge, split, …) as one suggestion, their
@@ -50,6 +55,7 @@
 //! - `error`: [`Error`] and [`Conflict`].
 
 mod accounts;
+mod against_main;
 mod checks;
 mod clock;
 mod contents_map;
@@ -64,12 +70,16 @@ mod kv;
 mod listing;
 mod live;
 mod main_item;
+mod merge3;
 mod merging;
 mod organize;
 mod overlay;
 mod paths;
 mod permissions;
 mod principal;
+mod resolutions;
+mod restore;
+mod revert;
 mod secrets;
 mod service;
 mod sessions;
@@ -105,6 +115,8 @@ pub use organize::{
     Plan, Preview, PreviewItem, Ref, Selection, Tree, TreeCounts, TreeNode, Version,
 };
 pub use principal::{Principal, Scope, Scopes, Via};
+pub use resolutions::{Resolution, Resolutions, Side};
+pub use revert::Reverted;
 pub use service::Workflow;
 pub use subject::Subject;
 pub use suggestions::{

@@ -40,7 +40,7 @@ impl Workflow {
             }
         }
         self.set_post_review(id, Some(PostReview::Pending))?;
-        match self.approve(principal, id) {
+        match self.approve(principal, id, &crate::Resolutions::none()) {
             Ok(merged) => {
                 tracing::info!(
                     suggestion = id.0,

@@ -2,9 +2,11 @@
 //! suggestions whose commit landed just before a crash. The review that approves or sends back
 //! is written in the batch that saves the new state.
 //!
-//! The merge here is whole-item: an item changed on main since the suggestion read it is a
-//! conflict on the whole item (`field` empty). Issue 3 replaces that with a three-way merge per
-//! field; the shape of [`Conflict`] already carries what it needs.
+//! The suggestion's items are merged with main (`against_main`), checked as merged, and
+//! appended expecting the heads they were merged against. When someone commits to one of those
+//! items in between, the append is refused as stale and the whole step runs again, a few times
+//! at most. The merge, the checks and the paths are all worked out before the append, so a
+//! suggestion of thousands of items holds up other writers only for its own append.
 
 use catalog_log_core::{Commit, Expect, NewChange, NewCommit, Seq};
 use serde::{Deserialize, Serialize};
@@ -13,16 +15,20 @@ use crate::checks;
 use crate::clock::Timestamp;
 use crate::conversation::writer::Writer;
 use crate::conversation::{EventKind, NewReview, ReviewDraft, ReviewId, Verdict};
-use crate::error::{Conflict, Error, Result};
+use crate::error::{Error, Result};
 use crate::kv::META;
 use crate::overlay::Overlay;
 use crate::paths;
 use crate::permissions::check_may_approve;
 use crate::principal::Principal;
+use crate::resolutions::Resolutions;
 use crate::service::Workflow;
 use crate::suggestions::{Items, Status, Suggestion, SuggestionId};
 
 const RECONCILED: &[u8] = b"reconciled";
+
+/// How many times an approval merges again after losing a race for one of its items.
+const MERGE_ATTEMPTS: usize = 5;
 
 /// How far [`Workflow::reconcile`] has read the log.
 #[derive(Serialize, Deserialize)]
@@ -31,17 +37,27 @@ struct Checkpoint {
 }
 
 impl Workflow {
-    /// Merges an open suggestion: re-runs the checks, appends one commit holding all of its
+    /// Merges an open suggestion: merges its items with main (settling named clashes with
+    /// `resolutions`), re-runs the checks on the result, appends one commit holding all of its
     /// changes, waits until the read models show it, and marks the suggestion merged. Records
     /// an approving review with no note (the `/approve` operation).
-    pub fn approve(&self, principal: &Principal, id: SuggestionId) -> Result<Suggestion> {
-        self.approve_reviewed(principal, id, NewReview::bare(Verdict::Approve))
+    pub fn approve(
+        &self,
+        principal: &Principal,
+        id: SuggestionId,
+        resolutions: &Resolutions,
+    ) -> Result<Suggestion> {
+        let review = NewReview {
+            resolutions: (!resolutions.is_empty()).then(|| resolutions.clone()),
+            ..NewReview::bare(Verdict::Approve)
+        };
+        self.approve_reviewed(principal, id, review)
             .map(|(suggestion, _)| suggestion)
     }
 
     /// [`Workflow::approve`] with the whole review that approves: its note and field comments
-    /// are checked before anything is appended, and written with the merged state in one batch.
-    /// (`review.resolutions` is for the three-way merge to read.)
+    /// are checked before anything is appended, and written with the merged state in one batch;
+    /// its `resolutions` settle the merge's clashes.
     pub(crate) fn approve_reviewed(
         &self,
         principal: &Principal,
@@ -63,32 +79,40 @@ impl Workflow {
         if items.is_empty() {
             return Err(Error::State(format!("suggestion {id} has no items")));
         }
-        let overlay = Overlay::new(self, &items);
-        check_may_approve(principal, &suggestion, &overlay)?;
+        check_may_approve(principal, &suggestion, &Overlay::new(self, &items))?;
+        let resolutions = review.resolutions.clone().unwrap_or_default();
         let review = ReviewDraft::check(review, &suggestion, &items)?;
 
-        suggestion.checks = checks::run(self, &items)?;
-        let blocking: Vec<String> = suggestion
-            .checks
-            .iter()
-            .filter(|c| c.blocks_merge())
-            .map(|c| format!("{}: {}", c.check, c.message))
-            .collect();
-        if !blocking.is_empty() {
-            self.save_suggestion(&suggestion)?;
-            return Err(Error::Invalid {
-                message: format!("suggestion {id} fails its checks: {}", blocking.join("; ")),
-                checks: suggestion.checks,
-            });
-        }
-
-        let commit = self.build_commit(principal, &suggestion, &overlay, &items)?;
-        let appended = match self.inner.log.append(commit) {
-            Ok(commit) => commit,
-            Err(catalog_log_core::Error::Stale { .. }) => {
-                return Err(Error::Conflict(self.conflicts(&items)?));
+        let mut attempt = 1;
+        let appended = loop {
+            let merged = self.merge_with_main(&items, &resolutions)?;
+            suggestion.checks = checks::run(self, &merged)?;
+            let blocking: Vec<String> = suggestion
+                .checks
+                .iter()
+                .filter(|c| c.blocks_merge())
+                .map(|c| format!("{}: {}", c.check, c.message))
+                .collect();
+            if !blocking.is_empty() {
+                self.save_suggestion(&suggestion)?;
+                return Err(Error::Invalid {
+                    message: format!("suggestion {id} fails its checks: {}", blocking.join("; ")),
+                    checks: suggestion.checks,
+                });
             }
-            Err(e) => return Err(e.into()),
+            let commit = self.build_commit(principal, &suggestion, &merged)?;
+            #[cfg(test)]
+            self.before_append();
+            match self.inner.log.append(commit) {
+                Ok(commit) => break commit,
+                Err(catalog_log_core::Error::Stale { id: item, .. })
+                    if attempt < MERGE_ATTEMPTS =>
+                {
+                    tracing::info!(suggestion = id.0, %item, attempt, "main moved under the merge; merging again");
+                    attempt += 1;
+                }
+                Err(e) => return Err(e.into()),
+            }
         };
         // Marked before waiting for the read models: the commit is in the log either way, and
         // a slow projector must not leave the suggestion looking open.
@@ -116,14 +140,14 @@ impl Workflow {
         Ok((suggestion, review))
     }
 
+    /// One commit of the merged items, each expecting the head it was merged against.
     fn build_commit(
         &self,
         principal: &Principal,
         suggestion: &Suggestion,
-        overlay: &Overlay<'_>,
         items: &Items,
     ) -> Result<NewCommit> {
-        let plan = paths::plan(self, overlay, items)?;
+        let plan = paths::plan(self, &Overlay::new(self, items), items)?;
         let changes = items
             .values()
             .map(|item| NewChange {
@@ -146,30 +170,6 @@ impl Workflow {
             suggestion: Some(suggestion.id.0),
             changes,
         })
-    }
-
-    /// Every item main changed since the suggestion read it, as whole-item conflicts.
-    fn conflicts(&self, items: &Items) -> Result<Vec<Conflict>> {
-        let log = &self.inner.log;
-        let mut out = Vec::new();
-        for item in items.values() {
-            let head = log.item_head(item.id)?;
-            if head.as_ref().map(|r| r.rev) == item.base {
-                continue;
-            }
-            let base = match item.base {
-                Some(rev) => log.revision(rev)?.and_then(|r| r.data),
-                None => None,
-            };
-            out.push(Conflict {
-                id: item.id,
-                field: String::new(),
-                base,
-                main: head.and_then(|r| r.data),
-                suggestion: item.data.clone(),
-            });
-        }
-        Ok(out)
     }
 
     /// Sends an open suggestion back to its author; the same people who may approve it may.

@@ -1,6 +1,7 @@
 //! The `Workflow` handle: the store, log and read models it works against, and its locks.
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::collections::HashSet;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use catalog_log_core::{Log, Store};
@@ -9,8 +10,6 @@ use catalog_projector::{Projector, ReadModels};
 use crate::clock::{Clock, SystemClock, Timestamp};
 use crate::error::Result;
 use crate::kv::{self, Kv};
-
-const SUGGESTION_LOCKS: usize = 64;
 
 /// Workflow's entry point. Cheap to clone; every method blocks (call it from `spawn_blocking`).
 #[derive(Clone)]
@@ -26,10 +25,15 @@ pub(crate) struct Inner {
     pub(crate) clock: Arc<dyn Clock>,
     /// Serialises counter bumps and "is this handle free" checks with their writes.
     registry: Mutex<()>,
-    /// Striped per-suggestion locks: a suggestion is changed or merged by one caller at a time,
-    /// which is what keeps two approvals of it from appending twice.
-    suggestion_locks: Vec<Mutex<()>>,
+    /// Suggestions someone is changing or merging right now: a suggestion is changed by one
+    /// caller at a time, which is what keeps two approvals of it from appending twice. Per
+    /// suggestion, so a long merge of one never makes another wait.
+    busy: Mutex<HashSet<u64>>,
+    freed: Condvar,
     pub(crate) merge_wait: Duration,
+    /// Run once, just before an approval appends its commit: tests commit in between with it.
+    #[cfg(test)]
+    pub(crate) before_append: Mutex<Option<Box<dyn FnOnce() + Send>>>,
 }
 
 impl Workflow {
@@ -70,8 +74,11 @@ impl Workflow {
                 read_models: read_models.clone(),
                 clock,
                 registry: Mutex::new(()),
-                suggestion_locks: (0..SUGGESTION_LOCKS).map(|_| Mutex::new(())).collect(),
+                busy: Mutex::new(HashSet::new()),
+                freed: Condvar::new(),
                 merge_wait: Duration::from_secs(30),
+                #[cfg(test)]
+                before_append: Mutex::new(None),
             }),
         };
         workflow.index_threads()?;
@@ -96,11 +103,41 @@ impl Workflow {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    pub(crate) fn suggestion_lock(&self, id: u64) -> MutexGuard<'_, ()> {
-        let slot = (id % SUGGESTION_LOCKS as u64) as usize;
-        self.inner.suggestion_locks[slot]
+    /// Waits until no one else holds suggestion `id`, then holds it until the guard drops.
+    pub(crate) fn suggestion_lock(&self, id: u64) -> SuggestionLock<'_> {
+        // The set is only inserted into and removed from whole, so a panic elsewhere cannot
+        // leave it half-changed: a poisoned lock is still safe to take.
+        let mut busy = self
+            .inner
+            .busy
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .unwrap_or_else(PoisonError::into_inner);
+        while busy.contains(&id) {
+            busy = self
+                .inner
+                .freed
+                .wait(busy)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        busy.insert(id);
+        SuggestionLock {
+            inner: &self.inner,
+            id,
+        }
+    }
+
+    /// Runs the hook a test set for the next append, if any.
+    #[cfg(test)]
+    pub(crate) fn before_append(&self) {
+        let hook = self
+            .inner
+            .before_append
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(hook) = hook {
+            hook();
+        }
     }
 
     /// Takes the next number of a counter. Call with the registry lock held.
@@ -108,5 +145,22 @@ impl Workflow {
         let next = self.kv().counter(name)? + 1;
         batch.set_counter(name, next)?;
         Ok(next)
+    }
+}
+
+/// One suggestion held by one caller; released on drop (also when unwinding from a panic).
+pub(crate) struct SuggestionLock<'a> {
+    inner: &'a Inner,
+    id: u64,
+}
+
+impl Drop for SuggestionLock<'_> {
+    fn drop(&mut self) {
+        self.inner
+            .busy
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&self.id);
+        self.inner.freed.notify_all();
     }
 }

@@ -7,7 +7,7 @@ use std::fmt;
 
 use catalog_log_core::{Rev, Seq};
 use catalog_projector::Lookup;
-use catalog_schemas::{Id, ItemType};
+use catalog_schemas::{Id, ItemType, refs};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -16,7 +16,7 @@ use crate::clock::Timestamp;
 use crate::conversation::EventKind;
 use crate::error::{Error, Result};
 use crate::handle::Handle;
-use crate::kv::{SUGGESTION_ITEMS, SUGGESTIONS};
+use crate::kv::{REVERTS, SUGGESTION_ITEMS, SUGGESTIONS};
 use crate::overlay::Overlay;
 use crate::paths;
 use crate::principal::Principal;
@@ -92,6 +92,10 @@ pub enum Kind {
     ContentsMap,
     /// An organize plan: moves, renames, merges and the like, as one suggestion.
     Organize,
+    /// Undoes a merged suggestion (its `reverts` names which).
+    Revert,
+    /// Sets one item back to an earlier version.
+    Restore,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -123,6 +127,9 @@ pub struct Suggestion {
     /// Made with a `bot:` token: no keeper is asked to review it automatically.
     #[serde(default)]
     pub bot: bool,
+    /// The merged suggestion this one undoes (kind `revert`).
+    #[serde(default)]
+    pub reverts: Option<SuggestionId>,
 }
 
 /// One item of a suggestion, as stored.
@@ -224,12 +231,13 @@ impl Workflow {
         title: &str,
         description: Option<&str>,
         kind: Kind,
+        reverts: Option<SuggestionId>,
         items: &Items,
     ) -> Result<Suggestion> {
         if items.is_empty() {
             return Err(Error::State("a suggestion needs at least one item".into()));
         }
-        self.write_suggestion(principal, title, description, kind, Some(items))
+        self.write_suggestion(principal, title, description, kind, Some((items, reverts)))
     }
 
     fn write_suggestion(
@@ -238,13 +246,13 @@ impl Workflow {
         title: &str,
         description: Option<&str>,
         kind: Kind,
-        opened_with: Option<&Items>,
+        opened_with: Option<(&Items, Option<SuggestionId>)>,
     ) -> Result<Suggestion> {
         principal.require_write()?;
         let title = check_title(title)?;
         let description = check_description(description)?;
         let checks = match opened_with {
-            Some(items) => checks::run(self, items)?,
+            Some((items, _)) => checks::run(self, items)?,
             None => Vec::new(),
         };
         let _guard = self.registry_lock();
@@ -273,6 +281,7 @@ impl Workflow {
             submitted_at: opened_with.map(|_| now),
             closed_at: None,
             bot: principal.is_bot(),
+            reverts: opened_with.and_then(|(_, reverts)| reverts),
         };
         batch.put(SUGGESTIONS, &id.key(), &suggestion)?;
         crate::threads::index(
@@ -280,8 +289,18 @@ impl Workflow {
             number,
             crate::threads::ThreadRef::suggestion(id),
         )?;
-        for item in opened_with.into_iter().flat_map(|items| items.values()) {
+        for item in opened_with
+            .into_iter()
+            .flat_map(|(items, _)| items.values())
+        {
             batch.put(SUGGESTION_ITEMS, &item_key(id, item.id), item)?;
+        }
+        if let Some(original) = suggestion.reverts {
+            // Reverts by the suggestion they undo: original ‖ revert.
+            let mut key = [0u8; 16];
+            key[..8].copy_from_slice(&original.key());
+            key[8..].copy_from_slice(&id.key());
+            batch.put_raw(REVERTS, &key, &[])?;
         }
         self.kv().write(batch)?;
         tracing::info!(
@@ -317,21 +336,44 @@ impl Workflow {
                 "data must be a JSON object, or null to delete the item".into(),
             ));
         }
-        let mut items = self.suggestion_items(id)?;
+        // Only the items this put touches are read, never the whole suggestion, so building an
+        // import of thousands of items costs each put the same.
+        let mut near: Items = match put.id {
+            Some(item_id) => self
+                .suggestion_item(id, item_id)?
+                .map(|i| (i.id, i))
+                .into_iter()
+                .collect(),
+            None => Items::new(),
+        };
         let item = match put.id {
-            None => self.new_item(&items, put)?,
-            Some(item_id) => self.changed_item(&items, item_id, put)?,
+            None => self.new_item(id, put)?,
+            Some(item_id) => self.changed_item(&near, item_id, put)?,
         };
         let key = item_key(id, item.id);
         // Deleting an item the suggestion itself made simply forgets it.
         if item.base.is_none() && item.data.is_none() {
-            items.remove(&item.id);
+            near.remove(&item.id);
             self.kv().delete(SUGGESTION_ITEMS, &key)?;
         } else {
-            items.insert(item.id, item.clone());
+            near.insert(item.id, item.clone());
             self.kv().put(SUGGESTION_ITEMS, &key, &item)?;
         }
-        let overlay = Overlay::new(self, &items);
+        // A path may be made from an item this one points at (a unit's work), which may be
+        // in the suggestion too.
+        if let Some(data) = &item.data {
+            for target in refs::references(item.ty, data)
+                .into_iter()
+                .map(|r| r.target)
+            {
+                if !near.contains_key(&target)
+                    && let Some(other) = self.suggestion_item(id, target)?
+                {
+                    near.insert(target, other);
+                }
+            }
+        }
+        let overlay = Overlay::new(self, &near);
         let path = paths::path_of(self, &overlay, &item)?;
         Ok(ItemView {
             id: item.id,
@@ -343,7 +385,7 @@ impl Workflow {
         })
     }
 
-    fn new_item(&self, items: &Items, put: PutItem) -> Result<SuggestedItem> {
+    fn new_item(&self, suggestion: SuggestionId, put: PutItem) -> Result<SuggestedItem> {
         let ty = put
             .ty
             .ok_or_else(|| Error::BadRequest("a new item needs a type".into()))?;
@@ -351,7 +393,7 @@ impl Workflow {
             Error::BadRequest("a new item needs data: null deletes only existing items".into())
         })?;
         Ok(SuggestedItem {
-            id: self.fresh_id(items)?,
+            id: self.fresh_id_in(suggestion)?,
             ty,
             base: None,
             data: Some(data),
@@ -359,11 +401,21 @@ impl Workflow {
         })
     }
 
-    /// A random id held by no item in the log, the read models or this suggestion.
+    /// A random id held by no item in the log, the read models or `items`.
     pub(crate) fn fresh_id(&self, items: &Items) -> Result<Id> {
+        self.fresh_id_where(|id| Ok(items.contains_key(&id)))
+    }
+
+    /// A random id held by no item in the log, the read models or the stored suggestion (read
+    /// one key at a time, so a large suggestion is not loaded for each new item).
+    fn fresh_id_in(&self, suggestion: SuggestionId) -> Result<Id> {
+        self.fresh_id_where(|id| Ok(self.suggestion_item(suggestion, id)?.is_some()))
+    }
+
+    fn fresh_id_where(&self, taken: impl Fn(Id) -> Result<bool>) -> Result<Id> {
         loop {
             let id = Id::random();
-            if items.contains_key(&id) {
+            if taken(id)? {
                 continue;
             }
             if !matches!(self.inner.read_models.item(id)?, Lookup::Missing) {
@@ -523,6 +575,28 @@ impl Workflow {
 
     pub(crate) fn save_suggestion(&self, suggestion: &Suggestion) -> Result<()> {
         self.kv().put(SUGGESTIONS, &suggestion.id.key(), suggestion)
+    }
+
+    /// Every suggestion made to undo `original`, oldest first, whatever their status.
+    pub fn reverts_of(&self, original: SuggestionId) -> Result<Vec<Suggestion>> {
+        let mut out = Vec::new();
+        for (key, _) in self.kv().scan_raw_prefix(REVERTS, &original.key())? {
+            let revert = key
+                .get(8..16)
+                .and_then(|k| <[u8; 8]>::try_from(k).ok())
+                .map(|k| SuggestionId(u64::from_be_bytes(k)))
+                .ok_or_else(|| Error::Corrupt {
+                    cf: REVERTS,
+                    reason: format!("key {key:?} is not two suggestion ids"),
+                })?;
+            out.extend(self.suggestion(revert)?);
+        }
+        Ok(out)
+    }
+
+    /// One item of a suggestion, if it holds that item.
+    fn suggestion_item(&self, id: SuggestionId, item: Id) -> Result<Option<SuggestedItem>> {
+        self.kv().get(SUGGESTION_ITEMS, &item_key(id, item))
     }
 
     pub(crate) fn suggestion_items(&self, id: SuggestionId) -> Result<Items> {

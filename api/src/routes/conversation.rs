@@ -5,11 +5,10 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use catalog_schemas::Id;
 use catalog_workflow::{
-    Anchor, CommentId, Handle, NewComment, NewFieldComment, NewReview, Subject, SuggestionEdit,
-    SuggestionId, Verdict,
+    Anchor, CommentId, Handle, NewComment, NewFieldComment, NewReview, Resolutions, Subject,
+    SuggestionEdit, SuggestionId, Verdict,
 };
 use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::{Map, Value};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -175,7 +174,7 @@ struct ReviewBody {
     /// With `approve`: how to settle merge conflicts, `{ <id>: { <field>: { take: main |
     /// suggestion } } }`.
     #[schema(value_type = Option<Object>)]
-    resolutions: Option<Map<String, Value>>,
+    resolutions: Option<Resolutions>,
 }
 
 /// A whole review: a verdict, a note and comments on fields. `approve` merges and
@@ -210,7 +209,7 @@ async fn review(
                 body: c.body,
             })
             .collect(),
-        resolutions: body.resolutions.map(Value::Object),
+        resolutions: body.resolutions,
     };
     let wf = state.workflow.clone();
     let done = crate::blocking(move || wf.review(&who, id, new)).await?;

@@ -18,6 +18,7 @@ mod inbox;
 mod issues;
 mod lookup;
 mod organize;
+mod restore;
 mod suggestions;
 mod threads;
 
@@ -27,6 +28,7 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(about::router())
         .merge(entities::router())
         .merge(history::router())
+        .merge(restore::router())
         .merge(lookup::router())
         .merge(browse::router())
         .merge(commits::router())

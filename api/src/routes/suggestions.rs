@@ -1,7 +1,8 @@
-//! The write path: drafts, their items, submitting, approving, quick fixes, words changes,
-//! contents maps, post-review, and the review view of one suggestion. Every change to the catalog
-//! arrives through here as a suggestion; the conversation around it (comments, reviews,
-//! requests) is in `conversation`.
+//! The write path: drafts, their items, submitting, quick fixes, words changes, contents maps,
+//! post-review, and the review view of one suggestion. Every change to the catalog arrives
+//! through here as a suggestion. Approving (with resolutions) and reverting are in `merging`;
+//! the list's query and shape in `listing`; the conversation around a suggestion (comments,
+//! reviews, requests) in the `conversation` routes.
 
 use axum::extract::State;
 use axum::http::{StatusCode, Uri};
@@ -25,6 +26,7 @@ use listing::{ListQuery, SUGGESTIONS_LIMIT, SuggestionList};
 
 mod contents_map;
 mod listing;
+mod merging;
 mod words;
 
 pub(crate) fn router() -> OpenApiRouter<AppState> {
@@ -34,7 +36,8 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_one))
         .routes(routes!(put_item))
         .routes(routes!(submit))
-        .routes(routes!(approve))
+        .routes(routes!(merging::approve))
+        .routes(routes!(merging::revert))
         .routes(routes!(send_back))
         .routes(routes!(withdraw))
         .routes(routes!(post_review))
@@ -42,7 +45,7 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .merge(contents_map::router())
 }
 
-fn suggestion_id(raw: &str) -> Result<SuggestionId, ApiError> {
+pub(super) fn suggestion_id(raw: &str) -> Result<SuggestionId, ApiError> {
     Ok(SuggestionId(extract::number("suggestion id", raw, 1)?))
 }
 
@@ -148,12 +151,6 @@ transition!(
     "/v1/suggestions/{id}/submit",
     submit,
     "Sends a draft (or a sent-back suggestion) for review."
-);
-transition!(
-    approve,
-    "/v1/suggestions/{id}/approve",
-    approve,
-    "Approves and merges: one commit is appended to main. Records an approving review."
 );
 transition!(
     send_back,

@@ -10,6 +10,7 @@ pub(crate) mod events;
 pub(crate) mod items;
 pub(crate) mod links;
 pub(crate) mod lists;
+pub(crate) mod names;
 pub(crate) mod outline;
 pub(crate) mod paths;
 pub(crate) mod sitemap;
@@ -36,6 +37,7 @@ static ALL: &[&dyn Projection] = &[
     &counts::Counts,
     &sitemap::Sitemap,
     &outline::Outline,
+    &names::Names,
 ];
 
 pub(crate) fn all() -> &'static [&'static dyn Projection] {

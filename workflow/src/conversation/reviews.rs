@@ -16,6 +16,7 @@ use crate::handle::Handle;
 use crate::inbox::{Audience, Reason};
 use crate::kv::{REVIEW_REQUESTS, REVIEWS};
 use crate::principal::Principal;
+use crate::resolutions::Resolutions;
 use crate::service::Workflow;
 use crate::subject::Subject;
 use crate::suggestions::{Items, Status, Suggestion, SuggestionId};
@@ -72,9 +73,8 @@ pub struct NewReview {
     pub verdict: Verdict,
     pub body: Option<String>,
     pub comments: Vec<NewFieldComment>,
-    /// How to settle merge conflicts when approving (`{ <id>: { <field>: { take } } }`); kept
-    /// for the three-way merge, which reads it when approving.
-    pub resolutions: Option<Value>,
+    /// How to settle merge conflicts when approving (`{ <id>: { <field>: { take } } }`).
+    pub resolutions: Option<Resolutions>,
 }
 
 impl NewReview {
@@ -117,11 +117,6 @@ impl ReviewDraft {
             return Err(Error::BadRequest(format!(
                 "comments: at most {MAX_FIELD_COMMENTS} in one review"
             )));
-        }
-        if new.resolutions.as_ref().is_some_and(|r| !r.is_object()) {
-            return Err(Error::BadRequest(
-                "resolutions must be an object: { <id>: { <field>: { take } } }".into(),
-            ));
         }
         if new.resolutions.is_some() && new.verdict != Verdict::Approve {
             return Err(Error::BadRequest(

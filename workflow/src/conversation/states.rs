@@ -87,7 +87,12 @@ impl Writer<'_> {
             audience.add(handle, Reason::State);
         }
         self.save_suggestion(suggestion)?;
+        let merged = matches!(event, EventKind::Merged { .. });
         self.event(suggestion.id, actor, event)?;
+        // A revert landing is part of the original's story too.
+        if let (true, Some(original)) = (merged, suggestion.reverts) {
+            self.event(original, actor, EventKind::Reverted { by: suggestion.id })?;
+        }
         if let Some(actor) = actor {
             self.notify(actor, &subject, &audience, detail)?;
         }

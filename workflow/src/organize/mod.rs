@@ -100,6 +100,7 @@ impl Workflow {
             &title_of(&plan.description),
             Some(&plan.description),
             Kind::Organize,
+            None,
             &built.items,
         )?;
         let may_approve =
@@ -109,7 +110,10 @@ impl Workflow {
                 Err(e) => return Err(e),
             };
         let (suggestion, merged) = if plan.apply && may_approve {
-            (self.approve(principal, suggestion.id)?, true)
+            (
+                self.approve(principal, suggestion.id, &crate::Resolutions::none())?,
+                true,
+            )
         } else {
             // Like a submitted draft: "sent for review" on its timeline, and the keepers of the
             // touched sets asked (not for a bot's plan).

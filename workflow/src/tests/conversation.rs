@@ -173,7 +173,8 @@ fn approving_review_merges_and_keeps_its_note() {
     ));
     // The plain operation records a bare review too.
     let (t, _) = open_topic(&w, "awe");
-    wf.approve(&w.keeper, t).unwrap();
+    wf.approve(&w.keeper, t, &crate::Resolutions::none())
+        .unwrap();
     let reviews = wf.review_view(t).unwrap().reviews;
     assert_eq!(reviews.len(), 1);
     assert_eq!(
@@ -454,7 +455,8 @@ fn renaming_is_an_event_and_stops_at_merge() {
             ("t".repeat(200), "Add joy".to_string())
         ]
     );
-    wf.approve(&w.keeper, s).unwrap();
+    wf.approve(&w.keeper, s, &crate::Resolutions::none())
+        .unwrap();
     assert!(matches!(
         wf.edit_suggestion(&w.editor, s, edit(Some("late"), None)),
         Err(Error::State(_))
@@ -509,7 +511,8 @@ fn review_requests_by_hand() {
         Err(Error::NotFound(_))
     ));
     assert_eq!(asked(wf), ["keeper"]);
-    wf.approve(&w.keeper, s).unwrap();
+    wf.approve(&w.keeper, s, &crate::Resolutions::none())
+        .unwrap();
     assert!(matches!(
         wf.request_reviews(&w.editor, s, &[h("other")]),
         Err(Error::State(_))
@@ -521,7 +524,8 @@ fn the_review_view_shows_before_after_and_notes() {
     let w = World::new();
     let wf = &w.h.wf;
     let (s, item) = open_topic(&w, "joy");
-    wf.approve(&w.keeper, s).unwrap();
+    wf.approve(&w.keeper, s, &crate::Resolutions::none())
+        .unwrap();
     let mut data: Value = topic(w.set, "joy");
     data["name"] = json!({ "he": "שמחה" });
     data["note"] = json!("added");

@@ -5,7 +5,7 @@ use catalog_schemas::{Id, ItemType};
 use serde_json::{Value, json};
 
 use super::suggestions::{World, change, merge, new_item, topic};
-use crate::{Check, CheckName, CheckStatus, Status, SuggestionId};
+use crate::{Check, CheckName, CheckStatus, Resolutions, Status, SuggestionId};
 
 fn event(w: &World, he: &str, date: &str) -> Value {
     json!({ "kind": "farbrengen", "title": { "he": he }, "date": date, "sets": [w.set] })
@@ -66,7 +66,7 @@ fn an_event_differing_only_in_niqqud_warns_names_the_other_and_still_merges() {
     assert!(check.message.contains("date and kind"), "{}", check.message);
     assert!(!check.blocks_merge());
 
-    let merged = w.h.wf.approve(&w.keeper, id).unwrap();
+    let merged = w.h.wf.approve(&w.keeper, id, &Resolutions::none()).unwrap();
     assert_eq!(merged.status, Status::Merged);
 }
 

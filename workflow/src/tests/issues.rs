@@ -409,7 +409,9 @@ fn fixes_close_issues_when_the_suggestion_merges() {
         Some(Happened::Referenced { closes: false, .. })
     ));
 
-    let merged = wf.approve(&w.keeper, s).unwrap();
+    let merged = wf
+        .approve(&w.keeper, s, &crate::Resolutions::none())
+        .unwrap();
     let closed = wf.issue_thread(None, one).unwrap();
     assert_eq!(closed.issue.issue.state, IssueState::Closed);
     assert_eq!(

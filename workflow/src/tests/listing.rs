@@ -3,7 +3,8 @@ use serde_json::json;
 
 use crate::tests::Harness;
 use crate::{
-    Handle, ListFilter, Principal, PutItem, StateFilter, Status, SuggestionId, SuggestionPage,
+    Handle, ListFilter, Principal, PutItem, Resolutions, StateFilter, Status, SuggestionId,
+    SuggestionPage,
 };
 
 /// An open suggestion adding one set (a set needs no other item, so its checks pass).
@@ -47,7 +48,8 @@ impl World {
             .unwrap();
         open(&h, &editor, "Spelling of Rashi", "a");
         let merged = open(&h, &editor, "new set of seforim", "b");
-        h.wf.approve(&steward, merged).unwrap();
+        h.wf.approve(&steward, merged, &Resolutions::none())
+            .unwrap();
         let withdrawn = open(&h, &editor, "withdrawn idea", "c");
         h.wf.withdraw(&editor, withdrawn).unwrap();
         let back = open(&h, &editor, "needs work", "d");

@@ -7,6 +7,7 @@ mod duplicates;
 mod inbox;
 mod issues;
 mod listing;
+mod merging;
 mod organize;
 mod suggestions;
 mod words;

@@ -5,8 +5,8 @@ use serde_json::{Value, json};
 
 use crate::tests::Harness;
 use crate::{
-    CheckName, CheckStatus, Error, Handle, Principal, PutItem, QuickFix, Status, SuggestionId,
-    Workflow,
+    CheckName, CheckStatus, Error, Handle, Principal, PutItem, QuickFix, Resolutions, Status,
+    SuggestionId, Workflow,
 };
 
 /// A steward, a keeper of one set and a plain editor, with the set already merged.
@@ -51,7 +51,7 @@ pub(super) fn merge(
         .map(|p| wf.put_item(author, id, p).unwrap().id)
         .collect();
     wf.submit(author, id).unwrap();
-    wf.approve(approver, id).unwrap();
+    wf.approve(approver, id, &Resolutions::none()).unwrap();
     ids
 }
 
@@ -90,7 +90,7 @@ impl World {
     }
 
     /// An open suggestion by the editor adding one topic.
-    fn open_topic(&self, slug: &str) -> SuggestionId {
+    pub(super) fn open_topic(&self, slug: &str) -> SuggestionId {
         let wf = &self.h.wf;
         let id = wf
             .create_draft(&self.editor, "add a topic", None)
@@ -144,7 +144,9 @@ fn draft_put_submit_approve_appends_one_commit_with_every_change() {
         open.checks
     );
 
-    let merged = wf.approve(&w.keeper, created.id).unwrap();
+    let merged = wf
+        .approve(&w.keeper, created.id, &Resolutions::none())
+        .unwrap();
     assert_eq!(merged.status, Status::Merged);
     assert_eq!(merged.merged_commit, Some(head.next()));
     assert!(merged.closed_at.is_some());
@@ -161,7 +163,9 @@ fn draft_put_submit_approve_appends_one_commit_with_every_change() {
     let resolved = w.h.read_models.resolve("/topics/awe").unwrap().unwrap();
     assert_eq!(resolved.id, b.id);
 
-    let again = wf.approve(&w.keeper, created.id).unwrap_err();
+    let again = wf
+        .approve(&w.keeper, created.id, &Resolutions::none())
+        .unwrap_err();
     assert!(matches!(again, Error::State(_)), "{again}");
 }
 
@@ -199,7 +203,7 @@ fn changing_and_deleting_existing_items() {
     let gone = wf.put_item(&w.editor, id, change(ids[1], None)).unwrap();
     assert_eq!(gone.data, None);
     wf.submit(&w.editor, id).unwrap();
-    wf.approve(&w.keeper, id).unwrap();
+    wf.approve(&w.keeper, id, &Resolutions::none()).unwrap();
 
     assert_eq!(item_data(&w.h, ids[0]).unwrap()["slug"], "gladness");
     assert!(matches!(
@@ -268,17 +272,23 @@ fn who_may_approve() {
 
     let s = w.open_topic("joy");
     assert!(
-        matches!(wf.approve(&outsider, s), Err(Error::Forbidden(_))),
+        matches!(
+            wf.approve(&outsider, s, &Resolutions::none()),
+            Err(Error::Forbidden(_))
+        ),
         "not a keeper"
     );
     assert!(
-        matches!(wf.approve(&w.editor, s), Err(Error::Forbidden(_))),
+        matches!(
+            wf.approve(&w.editor, s, &Resolutions::none()),
+            Err(Error::Forbidden(_))
+        ),
         "own suggestion"
     );
-    wf.approve(&w.keeper, s).unwrap();
+    wf.approve(&w.keeper, s, &Resolutions::none()).unwrap();
 
     let s = w.open_topic("awe");
-    wf.approve(&w.steward, s).unwrap();
+    wf.approve(&w.steward, s, &Resolutions::none()).unwrap();
 
     // A keeper may not approve their own suggestion; a steward may.
     let own = wf.create_draft(&w.keeper, "keeper's own", None).unwrap().id;
@@ -290,7 +300,7 @@ fn who_may_approve() {
     .unwrap();
     wf.submit(&w.keeper, own).unwrap();
     assert!(matches!(
-        wf.approve(&w.keeper, own),
+        wf.approve(&w.keeper, own, &Resolutions::none()),
         Err(Error::Forbidden(_))
     ));
     let steward_own = wf
@@ -304,7 +314,8 @@ fn who_may_approve() {
     )
     .unwrap();
     wf.submit(&w.steward, steward_own).unwrap();
-    wf.approve(&w.steward, steward_own).unwrap();
+    wf.approve(&w.steward, steward_own, &Resolutions::none())
+        .unwrap();
 
     // Changes to a set need a steward even when a keeper of it approves.
     let set_change = wf
@@ -322,7 +333,7 @@ fn who_may_approve() {
     .unwrap();
     wf.submit(&w.editor, set_change).unwrap();
     assert!(matches!(
-        wf.approve(&w.keeper, set_change),
+        wf.approve(&w.keeper, set_change, &Resolutions::none()),
         Err(Error::Forbidden(_))
     ));
 
@@ -339,7 +350,7 @@ fn who_may_approve() {
     .unwrap();
     wf.submit(&w.editor, loose).unwrap();
     assert!(matches!(
-        wf.approve(&w.keeper, loose),
+        wf.approve(&w.keeper, loose, &Resolutions::none()),
         Err(Error::Forbidden(_))
     ));
 
@@ -353,8 +364,11 @@ fn who_may_approve() {
         )
         .unwrap();
     let ro = wf.authenticate_token(&token).unwrap();
-    assert!(matches!(wf.approve(&ro, loose), Err(Error::Forbidden(_))));
-    wf.approve(&w.steward, loose).unwrap();
+    assert!(matches!(
+        wf.approve(&ro, loose, &Resolutions::none()),
+        Err(Error::Forbidden(_))
+    ));
+    wf.approve(&w.steward, loose, &Resolutions::none()).unwrap();
 }
 
 #[test]
@@ -383,7 +397,7 @@ fn failing_schema_or_references_refuse_approval() {
         "submission goes through, the check fails"
     );
     let head = w.h.log.head();
-    match wf.approve(&w.keeper, id) {
+    match wf.approve(&w.keeper, id, &Resolutions::none()) {
         Err(Error::Invalid { checks, message }) => {
             assert!(message.contains("schema"), "{message}");
             assert!(
@@ -409,7 +423,7 @@ fn failing_schema_or_references_refuse_approval() {
         .unwrap();
     assert_eq!(refs.status, CheckStatus::Fail, "{}", refs.message);
     assert!(matches!(
-        wf.approve(&w.keeper, id),
+        wf.approve(&w.keeper, id, &Resolutions::none()),
         Err(Error::Invalid { .. })
     ));
 }
@@ -472,7 +486,7 @@ fn dates_and_paths_checks() {
         .unwrap();
     assert_eq!(paths.status, CheckStatus::Fail, "{}", paths.message);
     assert!(matches!(
-        wf.approve(&w.keeper, clash),
+        wf.approve(&w.keeper, clash, &Resolutions::none()),
         Err(Error::Invalid { .. })
     ));
 }
@@ -504,11 +518,11 @@ fn deleting_a_referenced_item_warns() {
         .find(|c| c.check == CheckName::References)
         .unwrap();
     assert_eq!(refs.status, CheckStatus::Warn, "{}", refs.message);
-    wf.approve(&w.keeper, id).unwrap();
+    wf.approve(&w.keeper, id, &Resolutions::none()).unwrap();
 }
 
 #[test]
-fn an_item_changed_after_put_is_a_conflict() {
+fn an_item_changed_two_ways_after_put_conflicts_field_by_field() {
     let w = World::new();
     let wf = &w.h.wf;
     let ids = merge(
@@ -525,7 +539,7 @@ fn an_item_changed_after_put_is_a_conflict() {
     )
     .unwrap();
     wf.submit(&w.editor, first).unwrap();
-    // Meanwhile another change to the same item is merged.
+    // Meanwhile another change to the same fields is merged.
     merge(
         wf,
         &w.editor,
@@ -533,15 +547,15 @@ fn an_item_changed_after_put_is_a_conflict() {
         vec![change(ids[0], Some(topic(w.set, "delight")))],
     );
     let head = w.h.log.head();
-    match wf.approve(&w.keeper, first) {
+    match wf.approve(&w.keeper, first, &Resolutions::none()) {
         Err(Error::Conflict(conflicts)) => {
-            assert_eq!(conflicts.len(), 1);
-            let c = &conflicts[0];
+            let fields: Vec<&str> = conflicts.iter().map(|c| c.field.as_str()).collect();
+            assert_eq!(fields, ["/name", "/slug"]);
+            let c = &conflicts[1];
             assert_eq!(c.id, ids[0]);
-            assert_eq!(c.field, "");
-            assert_eq!(c.base.as_ref().unwrap()["slug"], "joy");
-            assert_eq!(c.main.as_ref().unwrap()["slug"], "delight");
-            assert_eq!(c.suggestion.as_ref().unwrap()["slug"], "gladness");
+            assert_eq!(c.base, Some(json!("joy")));
+            assert_eq!(c.main, Some(json!("delight")));
+            assert_eq!(c.suggestion, Some(json!("gladness")));
         }
         other => panic!("{other:?}"),
     }
@@ -598,7 +612,7 @@ fn concurrent_approvals_append_once() {
             .into_iter()
             .map(|p| {
                 let wf = w.h.wf.clone();
-                scope.spawn(move || wf.approve(p, s))
+                scope.spawn(move || wf.approve(p, s, &Resolutions::none()))
             })
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
@@ -643,7 +657,7 @@ fn a_commit_landed_before_a_crash_marks_its_suggestion_merged_on_open() {
     assert_eq!(settled.merged_commit, Some(commit.seq));
     assert!(settled.closed_at.is_some());
     assert!(matches!(
-        reopened.approve(&w.keeper, s),
+        reopened.approve(&w.keeper, s, &Resolutions::none()),
         Err(Error::State(_))
     ));
     assert!(commit.seq > Seq(1));
@@ -669,5 +683,8 @@ fn withdraw_and_send_back() {
     let gone = wf.withdraw(&w.editor, s).unwrap();
     assert_eq!(gone.status, Status::Withdrawn);
     assert!(gone.closed_at.is_some());
-    assert!(matches!(wf.approve(&w.keeper, s), Err(Error::State(_))));
+    assert!(matches!(
+        wf.approve(&w.keeper, s, &Resolutions::none()),
+        Err(Error::State(_))
+    ));
 }

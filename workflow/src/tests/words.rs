@@ -189,7 +189,8 @@ fn other_people_sets_and_changes_are_reviewed_first() {
     ));
     // The trusted author may not approve these themselves.
     assert!(matches!(
-        o.h.wf.approve(&o.trusted, s.id),
+        o.h.wf
+            .approve(&o.trusted, s.id, &crate::Resolutions::none()),
         Err(Error::Forbidden(_))
     ));
 }
@@ -359,7 +360,12 @@ fn a_contents_map_makes_a_new_unit_after_the_last_one() {
         .unwrap();
     assert_eq!(map.data.as_ref().unwrap()["unit"], json!(unit.id));
     // The keeper of the publication's and the work's set may approve it.
-    assert_eq!(wf.approve(&o.keeper, s.id).unwrap().status, Status::Merged);
+    assert_eq!(
+        wf.approve(&o.keeper, s.id, &crate::Resolutions::none())
+            .unwrap()
+            .status,
+        Status::Merged
+    );
 }
 
 #[test]
@@ -418,7 +424,7 @@ fn dates_and_paths_failing_refuse_approval_with_each_problem_named() {
     assert_eq!(paths.field.as_deref(), Some("/slug"));
     assert!(paths.id == Some(a) || paths.id == Some(b));
     assert_eq!(paths.problems.len(), 1);
-    match wf.approve(&o.keeper, id) {
+    match wf.approve(&o.keeper, id, &crate::Resolutions::none()) {
         Err(Error::Invalid { checks, .. }) => {
             let failing: Vec<CheckName> = checks
                 .iter()

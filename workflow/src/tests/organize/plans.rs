@@ -39,7 +39,9 @@ fn preview_saves_nothing_and_organize_makes_one_open_suggestion() {
     assert_eq!(done.suggestion.checks.len(), 5);
     assert_eq!(t.h.log.head(), head);
     // The steward approves it: one commit.
-    t.wf().approve(&t.steward, done.suggestion.id).unwrap();
+    t.wf()
+        .approve(&t.steward, done.suggestion.id, &crate::Resolutions::none())
+        .unwrap();
     assert_eq!(t.h.log.head().0, head.0 + 1);
     assert_eq!(ids(&t.data(t.work)["sets"]), vec![t.a, t.b]);
 }
