@@ -450,9 +450,10 @@ async fn resolutions_settle_clashes_in_an_approving_review() {
             &json!({ "verdict": "approve", "resolutions": settle }),
         )
         .await
-        .expect(200)
+        .expect(201)
         .json();
-    assert_eq!(r["status"], "merged");
+    assert_eq!(r["suggestion"]["status"], "merged");
+    assert_eq!(r["review"]["verdict"], "approve");
     assert_eq!(now(&id).await["slug"], format!("{slug}-ours"));
 }
 
