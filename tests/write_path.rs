@@ -551,3 +551,64 @@ async fn several_merges_in_a_row_get_consecutive_commits() {
     }
     assert!(seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
 }
+
+/// A unit's path is made from its work's slug: an ordinary suggestion that renames a work takes
+/// the work's units along (data unchanged), and their old paths redirect.
+#[tokio::test]
+async fn renaming_a_work_moves_its_units_paths_and_old_ones_redirect() {
+    let steward = s().steward();
+    let anon = s().anon();
+    let template = first_of(&anon, "unit").await;
+    let slug = common::unique("moving-work");
+    let work_data = fresh_copy(
+        &item(&anon, template["data"]["work"].as_str().unwrap()).await["data"],
+        &slug,
+    );
+    let (work, _) = create(&steward, "work", work_data.clone()).await;
+    let mut units = Vec::new();
+    for n in 1..=2 {
+        let mut d = new_unit(&template, n);
+        d["work"] = json!(work);
+        d.as_object_mut().unwrap().remove("sets");
+        units.push(create(&steward, "unit", d).await.0);
+    }
+    let mut old_paths = Vec::new();
+    for u in &units {
+        let p = item(&anon, u).await["path"].as_str().unwrap().to_string();
+        assert!(p.starts_with(&format!("/{slug}/")), "{p}");
+        old_paths.push(p);
+    }
+
+    let mut renamed = work_data.clone();
+    renamed["slug"] = json!(format!("{slug}-renamed"));
+    let seq = change(&steward, &work, renamed).await;
+
+    let commit = commit_at(&anon, seq).await;
+    let changed: Vec<&str> = commit["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    for u in &units {
+        assert!(
+            changed.contains(&u.as_str()),
+            "unit {u} not carried: {commit}"
+        );
+        let now = item(&anon, u).await;
+        assert!(
+            now["path"]
+                .as_str()
+                .unwrap()
+                .starts_with(&format!("/{slug}-renamed/")),
+            "{now}"
+        );
+    }
+    for (u, old) in units.iter().zip(&old_paths) {
+        let r = anon
+            .get_json(&format!("/v1/resolve?path={}", enc(old)))
+            .await;
+        assert_eq!(r["id"].as_str(), Some(u.as_str()), "{r}");
+        assert_eq!(r["redirected"], true, "{r}");
+    }
+}

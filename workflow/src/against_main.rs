@@ -10,7 +10,9 @@
 use std::collections::BTreeSet;
 
 use catalog_log_core::Rev;
-use catalog_schemas::Id;
+use catalog_projector::Lookup;
+use catalog_schemas::paths::path_for;
+use catalog_schemas::{Id, ItemType};
 use serde_json::Value;
 
 use crate::error::{Conflict, Error, Result};
@@ -18,6 +20,9 @@ use crate::merge3;
 use crate::resolutions::Resolutions;
 use crate::service::Workflow;
 use crate::suggestions::{Items, SuggestedItem};
+
+/// Units read per page when a renamed work takes its units along.
+const UNIT_PAGE: usize = 500;
 
 impl Workflow {
     /// The items to commit, each with `base` set to the head revision it must still find
@@ -99,7 +104,63 @@ impl Workflow {
                     .into(),
             ));
         }
+        self.carry_units_of_moved_works(&mut out)?;
         Ok(out)
+    }
+
+    /// A unit's path is made from its work's slug, so a work whose path changes takes its units
+    /// along: they join the commit with their data unchanged, which gives them their new paths
+    /// and leaves their old ones redirecting. Organize plans carry them already; this covers
+    /// every other suggestion that renames a work.
+    fn carry_units_of_moved_works(&self, items: &mut Items) -> Result<()> {
+        let mut moved = Vec::new();
+        for item in items.values() {
+            let (ItemType::Work, Some(data)) = (item.ty, &item.data) else {
+                continue;
+            };
+            let Lookup::Found(stored) = self.inner.read_models.item(item.id)? else {
+                continue;
+            };
+            let new = path_for(ItemType::Work, data, &|_| None);
+            if stored.path.is_some() && stored.path != new {
+                moved.push(item.id);
+            }
+        }
+        for work in moved {
+            let mut after: Option<Vec<u8>> = None;
+            loop {
+                let page = self.inner.read_models.children(
+                    work,
+                    "work",
+                    ItemType::Unit,
+                    after.as_deref(),
+                    UNIT_PAGE,
+                )?;
+                for unit in page.items {
+                    if items.contains_key(&unit.id) {
+                        continue;
+                    }
+                    let Some(head) = self.inner.log.item_head(unit.id)? else {
+                        continue;
+                    };
+                    items.insert(
+                        unit.id,
+                        SuggestedItem {
+                            id: unit.id,
+                            ty: head.ty,
+                            base: Some(head.rev),
+                            data: head.data,
+                            merged_into: None,
+                        },
+                    );
+                }
+                match page.next {
+                    Some(next) => after = Some(next),
+                    None => break,
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The data of one version of an item, checked to be a version of that item.
