@@ -1,7 +1,9 @@
 //! Merge throughput through the whole write path: `Workflow::create_draft → put_item → submit →
 //! approve`, where approve appends the commit with fsync and waits until the projector's read
 //! models applied it. One and 32 concurrent reviewer threads each merge their own suggestion (one
-//! new `topic` with a unique slug, approved by a steward).
+//! new `topic` with a unique slug, approved by a steward). `reviewers` starts from an empty
+//! catalog; `reviewers_10k` from one already holding 10,000 topics, so costs that grow with the
+//! catalog (a check reading every item of a type) show.
 //!
 //! `baseline_log_append` appends an equivalent one-change commit with `Log::append` at the same
 //! concurrency, without workflow or projector, so the figures can be read as ratios to the cost
@@ -24,6 +26,10 @@ use tempfile::TempDir;
 
 /// Concurrent reviewers (or appending threads for the baseline).
 const THREADS: [usize; 2] = [1, 32];
+
+/// Topics already in the catalog for the `reviewers_10k` cases, and how many go in one commit.
+const CATALOG_TOPICS: usize = 10_000;
+const PREFILL_PER_COMMIT: usize = 500;
 
 /// Slugs must be unique across every merge in a store (the `paths` check refuses a second
 /// `/topics/<slug>`), and criterion calls a case's routine many times on one store.
@@ -48,7 +54,8 @@ struct Fixture {
     _dir: TempDir,
 }
 
-fn fresh_workflow() -> Fixture {
+/// A fresh store whose catalog already holds `topics` topics (each with a name of its own).
+fn fresh_workflow(topics: usize) -> Fixture {
     let dir = tempfile::tempdir().expect("temporary directory");
     let mut cfs = catalog_projector::column_families();
     cfs.extend(catalog_workflow::column_families());
@@ -56,6 +63,37 @@ fn fresh_workflow() -> Fixture {
     let log = Log::open(&store).expect("open log");
     let projector = Projector::start(&store, &log).expect("start projector");
     let read_models = ReadModels::new(&store);
+    let mut head = log.head();
+    for start in (0..topics).step_by(PREFILL_PER_COMMIT) {
+        let changes = (start..topics.min(start + PREFILL_PER_COMMIT))
+            .map(|n| {
+                let slug = format!("catalog-topic-{n}");
+                NewChange {
+                    id: Id::random(),
+                    ty: ItemType::Topic,
+                    path: Some(format!("/topics/{slug}")),
+                    data: Some(
+                        json!({ "name": { "he": format!("נושא {n}"), "en": slug }, "slug": slug }),
+                    ),
+                    merged_into: None,
+                    expect: Expect::Absent,
+                }
+            })
+            .collect();
+        head = log
+            .append(NewCommit {
+                message: "the catalog so far".into(),
+                merged_by: "steward".into(),
+                author: "steward".into(),
+                suggestion: None,
+                changes,
+            })
+            .expect("prefill")
+            .seq;
+    }
+    projector
+        .wait_applied(head, Duration::from_secs(600))
+        .expect("prefill folded");
     let wf = Workflow::open(&store, &log, &projector, &read_models).expect("open workflow");
     let handle = Handle::parse("steward").expect("handle");
     wf.add_account(NewAccount {
@@ -140,18 +178,16 @@ fn merge(c: &mut Criterion) {
                 });
             },
         );
-        group.bench_with_input(
-            BenchmarkId::new("reviewers", threads),
-            &threads,
-            |b, &threads| {
-                let fixture = fresh_workflow();
+        for (name, topics) in [("reviewers", 0), ("reviewers_10k", CATALOG_TOPICS)] {
+            group.bench_with_input(BenchmarkId::new(name, threads), &threads, |b, &threads| {
+                let fixture = fresh_workflow(topics);
                 b.iter_custom(|iters| {
                     let wf = fixture.wf.clone();
                     let steward = fixture.steward.clone();
                     run_threads(threads, iters, move |_, _| merge_one(&wf, &steward))
                 });
-            },
-        );
+            });
+        }
     }
     group.finish();
 }

@@ -1,8 +1,48 @@
 //! Names reduced to what tells them apart, for finding items that look like one another: the
-//! `duplicates` check compares them, and the projector files items under their reduced Hebrew
-//! name so the check need not read every item of a type.
+//! `duplicates` check compares them, and the projector files items under their reduced name so
+//! the check need not read every item of a type.
 
 use serde_json::Value;
+
+/// A `{ he, en? }` name reduced to what tells names apart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NameKey {
+    /// Reduced Hebrew; never empty.
+    pub he: String,
+    /// Reduced English, when there is any left.
+    pub en: Option<String>,
+}
+
+impl NameKey {
+    /// Reads a `{ he, en? }` name; `None` when it is not one or its Hebrew reduces to nothing.
+    pub fn of_name(name: &Value) -> Option<NameKey> {
+        let he = normal_hebrew(name.get("he")?.as_str()?);
+        if he.is_empty() {
+            return None;
+        }
+        let en = name
+            .get("en")
+            .and_then(Value::as_str)
+            .map(normal_english)
+            .filter(|en| !en.is_empty());
+        Some(NameKey { he, en })
+    }
+
+    /// The key of the name an item is known by (its `name`, else its `title`).
+    pub fn of_item(data: &Value) -> Option<NameKey> {
+        NameKey::of_name(name_of(data)?)
+    }
+
+    /// Names match when their Hebrew matches and, where both have English, the English too: an
+    /// English name added to only one of them does not make them different items.
+    pub fn matches(&self, other: &NameKey) -> bool {
+        self.he == other.he
+            && match (&self.en, &other.en) {
+                (Some(a), Some(b)) => a == b,
+                _ => true,
+            }
+    }
+}
 
 /// Hebrew without niqqud and cantillation (U+0591–U+05C7), geresh, gershayim or quote marks
 /// (abbreviations are written with and without them), whitespace collapsed. The maqaf
@@ -41,12 +81,6 @@ pub fn normal_english(text: &str) -> String {
 /// The name an item is known by: its `name`, else its `title` (a `{ he, en? }` object).
 pub fn name_of(data: &Value) -> Option<&Value> {
     data.get("name").or_else(|| data.get("title"))
-}
-
-/// The reduced Hebrew of an item's name; `None` when it has no name or it reduces to nothing.
-pub fn hebrew_key(data: &Value) -> Option<String> {
-    let he = normal_hebrew(name_of(data)?.get("he")?.as_str()?);
-    (!he.is_empty()).then_some(he)
 }
 
 fn is_quote(c: char) -> bool {
@@ -95,16 +129,38 @@ mod tests {
     }
 
     #[test]
-    fn the_hebrew_key_reads_name_then_title() {
+    fn an_items_key_reads_name_then_title() {
+        let key = |v: Value| NameKey::of_item(&v);
         assert_eq!(
-            hebrew_key(&json!({ "name": { "he": "תַּנְיָא" }, "title": { "he": "x" } })).as_deref(),
-            Some("תניא")
+            key(json!({ "name": { "he": "תַּנְיָא" }, "title": { "he": "x" } })),
+            Some(NameKey {
+                he: "תניא".into(),
+                en: None
+            })
         );
         assert_eq!(
-            hebrew_key(&json!({ "title": { "he": "תניא", "en": "Tanya" } })).as_deref(),
-            Some("תניא")
+            key(json!({ "title": { "he": "תניא", "en": "The Tanya!" } })),
+            Some(NameKey {
+                he: "תניא".into(),
+                en: Some("the tanya".into())
+            })
         );
-        assert_eq!(hebrew_key(&json!({ "title": { "he": "״" } })), None);
-        assert_eq!(hebrew_key(&json!({ "slug": "x" })), None);
+        assert_eq!(key(json!({ "title": { "he": "״", "en": "x" } })), None);
+        assert_eq!(
+            key(json!({ "title": { "he": "א", "en": "?" } }))
+                .unwrap()
+                .en,
+            None
+        );
+        assert_eq!(key(json!({ "slug": "x" })), None);
+    }
+
+    #[test]
+    fn english_on_one_side_only_does_not_tell_names_apart() {
+        let a = NameKey::of_name(&json!({ "he": "תניא" })).unwrap();
+        let b = NameKey::of_name(&json!({ "he": "תַּנְיָא", "en": "Tanya" })).unwrap();
+        let c = NameKey::of_name(&json!({ "he": "תניא", "en": "Likkutei Amarim" })).unwrap();
+        assert!(a.matches(&b) && b.matches(&a));
+        assert!(!b.matches(&c));
     }
 }

@@ -17,7 +17,7 @@
 
 use std::collections::BTreeMap;
 
-use catalog_schemas::name_key::{normal_english, normal_hebrew};
+use catalog_schemas::name_key::NameKey;
 use catalog_schemas::{Id, ItemType};
 use serde_json::Value;
 
@@ -26,30 +26,11 @@ use crate::error::Result;
 use crate::service::Workflow;
 use crate::suggestions::Items;
 
-/// A name reduced to what tells names apart.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct NormalName {
-    he: String,
-    en: Option<String>,
-}
-
-impl NormalName {
-    /// Names match when their Hebrew matches and, where both have English, the English too: an
-    /// English name added to only one of them does not make them different items.
-    fn matches(&self, other: &NormalName) -> bool {
-        self.he == other.he
-            && match (&self.en, &other.en) {
-                (Some(a), Some(b)) => a == b,
-                _ => true,
-            }
-    }
-}
-
 /// What one item is compared by.
 struct Fingerprint {
     /// `/name` or `/title`: where the name was read from.
     name_field: &'static str,
-    name: NormalName,
+    name: NameKey,
     /// The key fields as (field, value); fields not set read as `null`, so two items that both
     /// lack one agree on it.
     keys: Vec<(&'static str, Value)>,
@@ -57,11 +38,12 @@ struct Fingerprint {
 
 impl Fingerprint {
     fn of(ty: ItemType, data: &Value) -> Option<Fingerprint> {
-        let (name_field, name) = match data.get("name") {
-            Some(name) => ("/name", name),
-            None => ("/title", data.get("title")?),
+        let name = NameKey::of_item(data)?;
+        let name_field = if data.get("name").is_some() {
+            "/name"
+        } else {
+            "/title"
         };
-        let name = normal_name(name)?;
         let keys = key_fields(ty)
             .iter()
             .map(|&field| (field, key_value(field, data.get(field))))
@@ -130,23 +112,9 @@ fn key_value(field: &str, value: Option<&Value>) -> Value {
     }
 }
 
-/// Reads a `{ he, en? }` name; `None` when it is not one or the Hebrew normalises to nothing.
-pub(crate) fn normal_name(name: &Value) -> Option<NormalName> {
-    let he = normal_hebrew(name.get("he")?.as_str()?);
-    if he.is_empty() {
-        return None;
-    }
-    let en = name
-        .get("en")
-        .and_then(Value::as_str)
-        .map(normal_english)
-        .filter(|en| !en.is_empty());
-    Some(NormalName { he, en })
-}
-
 /// One warning per pair of duplicates: each item of the suggestion against the others of the
-/// suggestion and against main's items of its type with the same reduced Hebrew name, which the
-/// projector's `names` index finds in one lookup per item.
+/// suggestion and against main's items of its type whose names may match, which the projector's
+/// `names` index finds with one or two prefix scans per item.
 pub(crate) fn warnings(
     wf: &Workflow,
     items: &Items,
@@ -185,7 +153,7 @@ pub(crate) fn warnings(
             let named: Vec<Id> = wf
                 .inner
                 .read_models
-                .same_name(*ty, &fp.name.he)?
+                .same_name(*ty, &fp.name)?
                 .into_iter()
                 .filter(|other| !items.contains_key(other))
                 .collect();
@@ -220,15 +188,6 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-
-    #[test]
-    fn english_on_one_side_only_does_not_tell_names_apart() {
-        let a = normal_name(&json!({ "he": "תניא" })).unwrap();
-        let b = normal_name(&json!({ "he": "תַּנְיָא", "en": "Tanya" })).unwrap();
-        let c = normal_name(&json!({ "he": "תניא", "en": "Likkutei Amarim" })).unwrap();
-        assert!(a.matches(&b) && b.matches(&a));
-        assert!(!b.matches(&c));
-    }
 
     #[test]
     fn authors_compare_as_a_set() {

@@ -1,12 +1,12 @@
-//! `names`: live items filed by type and reduced Hebrew name, so the `duplicates` check finds the
-//! items that may look like a new one with one prefix scan instead of reading every item of its
-//! type. The reduction is `catalog_schemas::name_key`, shared with the check itself.
+//! `names`: live items filed by type and reduced name, so the `duplicates` check finds the items
+//! whose name may match a new one's with a prefix scan or two instead of reading every item of
+//! its type. The reduction is `catalog_schemas::name_key`, shared with the check itself.
 //!
-//! Key: type code ‖ reduced Hebrew name ‖ 0x00 ‖ id; no value. A name holding a NUL character
-//! could make a prefix match a longer name; the check compares whole names afterwards, so such a
-//! candidate is only read, never reported.
+//! Key: type code ‖ reduced Hebrew ‖ 0x00 ‖ reduced English (empty when none) ‖ 0x00 ‖ id; no
+//! value. A name holding a NUL character could make a prefix match another name; the check
+//! compares whole names afterwards, so such a candidate is only read, never reported.
 
-use catalog_schemas::name_key::hebrew_key;
+use catalog_schemas::name_key::NameKey;
 use catalog_schemas::{Id, ItemType};
 
 use crate::error::Result;
@@ -20,8 +20,13 @@ pub(crate) const CF: &str = "rm_names";
 
 pub(crate) struct Names;
 
-fn prefix(ty: ItemType, he: &str) -> Vec<u8> {
+fn hebrew_prefix(ty: ItemType, he: &str) -> Vec<u8> {
     keys::key(&[&[ty.code()], he.as_bytes(), &[0]])
+}
+
+fn name_prefix(ty: ItemType, name: &NameKey) -> Vec<u8> {
+    let en = name.en.as_deref().unwrap_or("");
+    keys::key(&[&hebrew_prefix(ty, &name.he), en.as_bytes(), &[0]])
 }
 
 impl Projection for Names {
@@ -36,12 +41,15 @@ impl Projection for Names {
     fn apply(&self, ctx: &mut FoldCtx<'_>) -> Result<()> {
         for view in ctx.changes() {
             // The old entry goes first, so an unchanged name is put back by the same batch.
-            if let Some(he) = view.old_data().and_then(hebrew_key) {
-                let key = keys::key(&[&prefix(view.old_ty(), &he), &keys::id_bytes(view.id())]);
+            if let Some(name) = view.old_data().and_then(NameKey::of_item) {
+                let key = keys::key(&[
+                    &name_prefix(view.old_ty(), &name),
+                    &keys::id_bytes(view.id()),
+                ]);
                 ctx.delete(CF, &key)?;
             }
-            if let Some(he) = view.new_data().and_then(hebrew_key) {
-                let key = keys::key(&[&prefix(view.ty(), &he), &keys::id_bytes(view.id())]);
+            if let Some(name) = view.new_data().and_then(NameKey::of_item) {
+                let key = keys::key(&[&name_prefix(view.ty(), &name), &keys::id_bytes(view.id())]);
                 ctx.put(CF, &key, &[])?;
             }
         }
@@ -50,13 +58,31 @@ impl Projection for Names {
 }
 
 impl ReadModels {
-    /// Live items of `ty` whose name reduces (`name_key::normal_hebrew`) to `he`, in id order.
-    pub fn same_name(&self, ty: ItemType, he: &str) -> Result<Vec<Id>> {
+    /// Live items of `ty` whose name may match `name` ([`NameKey::matches`]): the same Hebrew
+    /// and, when `name` has English, the same English or none. In id order.
+    pub fn same_name(&self, ty: ItemType, name: &NameKey) -> Result<Vec<Id>> {
+        let prefixes = match &name.en {
+            None => vec![hebrew_prefix(ty, &name.he)],
+            Some(_) => vec![
+                name_prefix(ty, name),
+                name_prefix(
+                    ty,
+                    &NameKey {
+                        he: name.he.clone(),
+                        en: None,
+                    },
+                ),
+            ],
+        };
         let mut out = Vec::new();
-        self.scan(CF, &prefix(ty, he), None, |rest, _| {
-            out.push(keys::trailing_id(rest)?);
-            Ok(true)
-        })?;
+        for prefix in prefixes {
+            self.scan(CF, &prefix, None, |rest, _| {
+                out.push(keys::trailing_id(rest)?);
+                Ok(true)
+            })?;
+        }
+        out.sort();
+        out.dedup();
         Ok(out)
     }
 }
@@ -64,9 +90,17 @@ impl ReadModels {
 #[cfg(test)]
 mod tests {
     use catalog_schemas::ItemType;
+    use catalog_schemas::name_key::NameKey;
     use serde_json::json;
 
     use crate::testutil::*;
+
+    fn he(he: &str) -> NameKey {
+        NameKey {
+            he: he.into(),
+            en: None,
+        }
+    }
 
     #[test]
     fn items_are_filed_by_reduced_name_and_follow_renames_and_deletes() {
@@ -84,10 +118,28 @@ mod tests {
         ]);
         let mut both = vec![a, b];
         both.sort();
-        assert_eq!(t.rm.same_name(ItemType::Topic, "שמחה").unwrap(), both);
-        assert_eq!(t.rm.same_name(ItemType::Event, "שמחה").unwrap(), vec![c]);
+        assert_eq!(t.rm.same_name(ItemType::Topic, &he("שמחה")).unwrap(), both);
+        assert_eq!(
+            t.rm.same_name(ItemType::Event, &he("שמחה")).unwrap(),
+            vec![c]
+        );
         // A prefix of a name is not the name.
-        assert!(t.rm.same_name(ItemType::Topic, "שמח").unwrap().is_empty());
+        assert!(
+            t.rm.same_name(ItemType::Topic, &he("שמח"))
+                .unwrap()
+                .is_empty()
+        );
+        // With English: the same English, or none.
+        let joy = NameKey {
+            he: "שמחה".into(),
+            en: Some("joy".into()),
+        };
+        assert_eq!(t.rm.same_name(ItemType::Topic, &joy).unwrap(), both);
+        let gladness = NameKey {
+            he: "שמחה".into(),
+            en: Some("gladness".into()),
+        };
+        assert_eq!(t.rm.same_name(ItemType::Topic, &gladness).unwrap(), vec![a]);
 
         t.commit(vec![
             t.put(a, "topic", None, json!({ "name": { "he": "אהבה" } })),
@@ -98,10 +150,24 @@ mod tests {
                 json!({ "name": { "he": "שמחה" }, "note": "same name" }),
             ),
         ]);
-        assert_eq!(t.rm.same_name(ItemType::Topic, "שמחה").unwrap(), vec![b]);
-        assert_eq!(t.rm.same_name(ItemType::Topic, "אהבה").unwrap(), vec![a]);
+        assert_eq!(
+            t.rm.same_name(ItemType::Topic, &he("שמחה")).unwrap(),
+            vec![b]
+        );
+        assert_eq!(
+            t.rm.same_name(ItemType::Topic, &he("אהבה")).unwrap(),
+            vec![a]
+        );
         t.commit(vec![t.delete(b, "topic"), t.merge(a, "topic", c)]);
-        assert!(t.rm.same_name(ItemType::Topic, "שמחה").unwrap().is_empty());
-        assert!(t.rm.same_name(ItemType::Topic, "אהבה").unwrap().is_empty());
+        assert!(
+            t.rm.same_name(ItemType::Topic, &he("שמחה"))
+                .unwrap()
+                .is_empty()
+        );
+        assert!(
+            t.rm.same_name(ItemType::Topic, &he("אהבה"))
+                .unwrap()
+                .is_empty()
+        );
     }
 }
