@@ -2,6 +2,7 @@
 //! optional ב prefix) and in English transliterations, and the Gregorian months in English
 //! and Hebrew. Each reader looks at the words from a position and says how many it used.
 
+use super::gematria::THOUSANDS_WORD;
 use super::tokens::Token;
 use crate::Month;
 
@@ -138,6 +139,12 @@ pub fn hebrew_month(tokens: &[Token], at: usize) -> Option<(Month, usize)> {
             match word {
                 "מנחם" => (next()? == "אב").then_some((Month::Av, 2)),
                 "מר" => matches!(next()?.as_str(), "חשון" | "חשוון").then_some((Month::Cheshvan, 2)),
+                // `אדר א׳ אלפים` is Adar of the year 1000: the letter is that year's thousands.
+                "אדר" if tokens.get(at + 2).and_then(Token::hebrew_letters).as_deref()
+                    == Some(THOUSANDS_WORD) =>
+                {
+                    Some((Month::Adar, 1))
+                }
                 "אדר" => Some(adar(next().as_deref(), ADAR_FIRST_HE, ADAR_SECOND_HE)),
                 _ => lookup(HEBREW, word).map(|m| (m, 1)),
             }
