@@ -16,12 +16,19 @@ fn s() -> &'static Shared {
 }
 
 async fn parse(q: &str) -> Reply {
-    s().anon().get(&format!("/v1/dates/parse?q={}", enc(q))).await
+    s().anon()
+        .get(&format!("/v1/dates/parse?q={}", enc(q)))
+        .await
 }
 
 #[tokio::test]
 async fn a_hebrew_date_in_letters_is_read_and_written_back() {
-    for q in ["י״ט כסלו תשמ״ט", "י\"ט בכסלו ה'תשמ\"ט", "19 Kislev 5749", "Kislev 19, 5749"] {
+    for q in [
+        "י״ט כסלו תשמ״ט",
+        "י\"ט בכסלו ה'תשמ\"ט",
+        "19 Kislev 5749",
+        "Kislev 19, 5749",
+    ] {
         let body = parse(q).await.expect(200).json();
         assert_eq!(
             body,
@@ -34,7 +41,10 @@ async fn a_hebrew_date_in_letters_is_read_and_written_back() {
 #[tokio::test]
 async fn partial_dates_are_months_and_years() {
     let body = parse("Kislev 5749").await.expect(200).json();
-    assert_eq!(body, json!({ "key": "5749-03", "he": "כסלו תשמ״ט", "en": "Kislev 5749" }));
+    assert_eq!(
+        body,
+        json!({ "key": "5749-03", "he": "כסלו תשמ״ט", "en": "Kislev 5749" })
+    );
     let body = parse("ה׳תשמ״ט").await.expect(200).json();
     assert_eq!(body, json!({ "key": "5749", "he": "תשמ״ט", "en": "5749" }));
 }
@@ -60,9 +70,17 @@ async fn adar_follows_the_year() {
     let body = parse("אדר שני תשפ״ד").await.expect(200).json();
     assert_eq!(body["key"], "5784-06B");
     let message = parse("14 Adar 5784").await.expect_error(400, "bad-request");
-    assert!(message.contains("5784 is a leap year: say Adar I (06A) or Adar II (06B)"), "{message}");
-    let message = parse("14 Adar II 5785").await.expect_error(400, "bad-request");
-    assert!(message.ends_with("5785 is not a leap year: say Adar"), "{message}");
+    assert!(
+        message.contains("5784 is a leap year: say Adar I (06A) or Adar II (06B)"),
+        "{message}"
+    );
+    let message = parse("14 Adar II 5785")
+        .await
+        .expect_error(400, "bad-request");
+    assert!(
+        message.ends_with("5785 is not a leap year: say Adar"),
+        "{message}"
+    );
 }
 
 #[tokio::test]
@@ -79,7 +97,10 @@ async fn text_that_is_no_date_is_400_with_the_reason() {
     for (q, why) in cases {
         let message = parse(q).await.expect_error(400, "bad-request");
         assert!(message.contains(why), "{q}: {message}");
-        assert!(message.contains(&format!("{q:?}")), "the message names the text: {message}");
+        assert!(
+            message.contains(&format!("{q:?}")),
+            "the message names the text: {message}"
+        );
     }
     // reading writes nothing
     assert_eq!(s().anon().get_json("/v1").await["head"], head);
@@ -100,7 +121,10 @@ async fn q_is_at_most_200_characters() {
     let body = parse(&fill(200)).await.expect(200).json();
     assert_eq!(body["key"], "5749-03-19");
     let message = parse(&fill(201)).await.expect_error(400, "bad-request");
-    assert!(message.contains("201 characters is more than the 200"), "{message}");
+    assert!(
+        message.contains("201 characters is more than the 200"),
+        "{message}"
+    );
 }
 
 #[tokio::test]

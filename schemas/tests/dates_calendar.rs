@@ -9,8 +9,18 @@ use catalog_schemas::dates::read_key;
 use calendar::{fixed_from_gregorian, gregorian_days_in_month, hebrew_from_fixed, letters};
 
 const GREGORIAN_NAMES: [&str; 12] = [
-    "January", "February", "March", "April", "May", "June", "July", "August", "September",
-    "October", "November", "December",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
 ];
 
 /// English spellings of each month, by key code.
@@ -61,7 +71,11 @@ fn days() -> Vec<(i64, i64, i64)> {
     let mut days = Vec::new();
     for year in (1800..=2200).step_by(3) {
         for month in 1..=12 {
-            days.push((year, month, (year * 7 + month * 5) % gregorian_days_in_month(year, month) + 1));
+            days.push((
+                year,
+                month,
+                (year * 7 + month * 5) % gregorian_days_in_month(year, month) + 1,
+            ));
         }
     }
     for year in [1988, 1989, 1990, 2023, 2024] {
@@ -97,7 +111,10 @@ fn spellings(n: usize, (gy, gm, gd): (i64, i64, i64)) -> Vec<(String, String)> {
     if hy / 1000 == 5 {
         out.extend([
             (format!("{he_day} {he} {he_year}"), day_key.clone()),
-            (ascii(&format!("{he_day} ב{he} ה׳{he_year}")), day_key.clone()),
+            (
+                ascii(&format!("{he_day} ב{he} ה׳{he_year}")),
+                day_key.clone(),
+            ),
             (format!("{he_day} ב{he}, ה׳ {he_year}"), day_key.clone()),
             (format!("{he} {he_year}"), month_key),
         ]);
@@ -119,16 +136,36 @@ fn generated_date_strings_agree_with_an_independent_calendar() {
             }
         }
     }
-    assert!(wrong.is_empty(), "{} of {checked} wrong:\n{}", wrong.len(), wrong[..wrong.len().min(20)].join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "{} of {checked} wrong:\n{}",
+        wrong.len(),
+        wrong[..wrong.len().min(20)].join("\n")
+    );
     assert!(checked >= 200, "only {checked} strings checked");
 }
 
 #[test]
 fn the_independent_calendar_knows_its_landmarks() {
     // Known days, to trust the second algorithm itself.
-    assert_eq!(hebrew_from_fixed(fixed_from_gregorian(1988, 12, 17)), (5749, "04", 9));
-    assert_eq!(hebrew_from_fixed(fixed_from_gregorian(2024, 3, 24)), (5784, "06B", 14));
-    assert_eq!(hebrew_from_fixed(fixed_from_gregorian(2023, 9, 16)), (5784, "01", 1));
-    assert_eq!(hebrew_from_fixed(fixed_from_gregorian(1948, 5, 14)), (5708, "08", 5));
-    assert_eq!(hebrew_from_fixed(fixed_from_gregorian(2000, 1, 1)), (5760, "04", 23));
+    assert_eq!(
+        hebrew_from_fixed(fixed_from_gregorian(1988, 12, 17)),
+        (5749, "04", 9)
+    );
+    assert_eq!(
+        hebrew_from_fixed(fixed_from_gregorian(2024, 3, 24)),
+        (5784, "06B", 14)
+    );
+    assert_eq!(
+        hebrew_from_fixed(fixed_from_gregorian(2023, 9, 16)),
+        (5784, "01", 1)
+    );
+    assert_eq!(
+        hebrew_from_fixed(fixed_from_gregorian(1948, 5, 14)),
+        (5708, "08", 5)
+    );
+    assert_eq!(
+        hebrew_from_fixed(fixed_from_gregorian(2000, 1, 1)),
+        (5760, "04", 23)
+    );
 }

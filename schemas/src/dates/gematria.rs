@@ -62,9 +62,8 @@ pub fn read(word: &str) -> Option<Letters> {
         }
     }
     let first = *values.first()?;
-    let thousands = values.len() >= 2
-        && first <= 9
-        && (geresh_after == Some(0) || values[1] >= 100);
+    let thousands =
+        values.len() >= 2 && first <= 9 && (geresh_after == Some(0) || values[1] >= 100);
     let rest = if thousands { &values[1..] } else { &values[..] };
     if rest.windows(2).any(|w| w[1] > w[0]) {
         return None;
@@ -104,7 +103,7 @@ fn letters(mut n: u32) -> String {
             if n >= 10 {
                 out.push(TENS[(n / 10 - 1) as usize]);
             }
-            if n % 10 > 0 {
+            if !n.is_multiple_of(10) {
                 out.push(UNITS[(n % 10 - 1) as usize]);
             }
         }

@@ -38,7 +38,10 @@ pub(super) fn from_parts(parts: &[Part]) -> Result<DateKey, String> {
         match part {
             Part::Gregorian(m) if month.is_none() => month = Some(*m),
             Part::Gregorian(m) => {
-                return Err(format!("it names two Gregorian months and {}", gregorian_name(*m)));
+                return Err(format!(
+                    "it names two Gregorian months and {}",
+                    gregorian_name(*m)
+                ));
             }
             Part::Month(m) => {
                 return Err(format!(
@@ -57,7 +60,10 @@ pub(super) fn from_parts(parts: &[Part]) -> Result<DateKey, String> {
     let mut digits = Vec::new();
     for n in &numbers {
         digits.push(n.digits().ok_or_else(|| {
-            format!("{:?}: write the day and year of a Gregorian date in digits", n.text)
+            format!(
+                "{:?}: write the day and year of a Gregorian date in digits",
+                n.text
+            )
         })?);
     }
     let (day, year) = match digits.as_slice() {
@@ -68,7 +74,12 @@ pub(super) fn from_parts(parts: &[Part]) -> Result<DateKey, String> {
                 "a Gregorian date needs its day and year: a Gregorian month ({name}) spans two Hebrew months"
             ));
         }
-        _ => return Err(format!("{} numbers with {name}: write the day and the year", digits.len())),
+        _ => {
+            return Err(format!(
+                "{} numbers with {name}: write the day and the year",
+                digits.len()
+            ));
+        }
     };
     let year = i32::try_from(year).map_err(|_| format!("year {year} is outside the calendar"))?;
     let day = u8::try_from(day).map_err(|_| format!("{name} has no day {day}"))?;

@@ -138,10 +138,16 @@ pub fn hebrew_month(tokens: &[Token], at: usize) -> Option<(Month, usize)> {
             })?;
             match word {
                 "מנחם" => (next()? == "אב").then_some((Month::Av, 2)),
-                "מר" => matches!(next()?.as_str(), "חשון" | "חשוון").then_some((Month::Cheshvan, 2)),
+                "מר" => {
+                    matches!(next()?.as_str(), "חשון" | "חשוון").then_some((Month::Cheshvan, 2))
+                }
                 // `אדר א׳ אלפים` is Adar of the year 1000: the letter is that year's thousands.
-                "אדר" if tokens.get(at + 2).and_then(Token::hebrew_letters).as_deref()
-                    == Some(THOUSANDS_WORD) =>
+                "אדר"
+                    if tokens
+                        .get(at + 2)
+                        .and_then(Token::hebrew_letters)
+                        .as_deref()
+                        == Some(THOUSANDS_WORD) =>
                 {
                     Some((Month::Adar, 1))
                 }

@@ -3,9 +3,9 @@
 //! and which the year. Gregorian dates go to [`super::gregorian`].
 
 use super::gematria::{self, Letters};
+use super::gregorian;
 use super::months::{gregorian_month, hebrew_month};
 use super::tokens::{Token, tokenize};
-use super::gregorian;
 use crate::{DateKey, Month, SchemaError};
 
 /// The most characters of date text read; longer text is refused rather than scanned.
@@ -62,7 +62,17 @@ pub(super) enum Part {
 /// Words that say nothing about which date: "the 19th of Kislev", "בשנת תשמ״ט לפ״ק".
 const LATIN_FILLER: &[&str] = &["of", "the", "on", "day"];
 const HEBREW_FILLER: &[&str] = &[
-    "שנת", "בשנת", "לפק", "לפרט", "קטן", "לחודש", "לחדש", "בחודש", "חודש", "יום", "ביום",
+    "שנת",
+    "בשנת",
+    "לפק",
+    "לפרט",
+    "קטן",
+    "לחודש",
+    "לחדש",
+    "בחודש",
+    "חודש",
+    "יום",
+    "ביום",
 ];
 
 /// Reads `text` as a date key.
@@ -113,7 +123,9 @@ fn sort(tokens: &[Token]) -> Result<Vec<Part>, String> {
             })),
             Token::Latin(w) if LATIN_FILLER.contains(&w.as_str()) => {}
             Token::Latin(w) => {
-                return Err(format!("{w:?} is not a month, a number or a word of a date"));
+                return Err(format!(
+                    "{w:?} is not a month, a number or a word of a date"
+                ));
             }
             Token::Hebrew(w) => {
                 let letters = token.hebrew_letters().unwrap_or_default();
@@ -142,9 +154,9 @@ fn sort(tokens: &[Token]) -> Result<Vec<Part>, String> {
 
 /// A day of the week after `יום`: one letter from א to ז.
 fn is_weekday(token: &Token) -> bool {
-    token
-        .hebrew_letters()
-        .is_some_and(|l| l.chars().count() == 1 && ('א'..='ז').contains(&l.chars().next().unwrap_or(' ')))
+    token.hebrew_letters().is_some_and(|l| {
+        l.chars().count() == 1 && ('א'..='ז').contains(&l.chars().next().unwrap_or(' '))
+    })
 }
 
 /// Joins a thousands digit written apart (`ה׳ תשמ״ט`, `ה׳ אלפים`) with what follows it.
@@ -155,12 +167,17 @@ fn merge_thousands(parts: Vec<Part>) -> Result<Vec<Part>, String> {
             Some(Part::Number(Number {
                 written: Written::Letters(l),
                 text,
-            })) if l.single && l.thousands.is_none() && l.value <= 9 => Some((l.value, text.clone())),
+            })) if l.single && l.thousands.is_none() && l.value <= 9 => {
+                Some((l.value, text.clone()))
+            }
             _ => None,
         };
         match (digit, part) {
-            (Some((thousands, before)), Part::Number(n)) if matches!(n.written, Written::Letters(l) if l.thousands.is_none()) => {
-                let Written::Letters(l) = n.written else { unreachable!("matched above") };
+            (Some((thousands, before)), Part::Number(n)) if matches!(n.written, Written::Letters(l) if l.thousands.is_none()) =>
+            {
+                let Written::Letters(l) = n.written else {
+                    unreachable!("matched above")
+                };
                 out.pop();
                 out.push(Part::Number(Number {
                     text: format!("{before} {}", n.text),

@@ -109,7 +109,10 @@ fn hebrew_day_month_year_in_letters() {
             "19 כסלו 5749",
         ],
     );
-    all_read_as("5749-05-15", &["ט״ו בשבט תשמ״ט", "ט\"ו שבט ה'תשמ\"ט", "טו בשבט תשמט"]);
+    all_read_as(
+        "5749-05-15",
+        &["ט״ו בשבט תשמ״ט", "ט\"ו שבט ה'תשמ\"ט", "טו בשבט תשמט"],
+    );
     all_read_as("5749-05-16", &["ט״ז בשבט תשמ״ט"]);
 }
 
@@ -140,17 +143,46 @@ fn every_hebrew_month_spelling() {
     ];
     for (name, code) in cases {
         // 5785 is a common year, so plain Adar is its sixth month
-        assert_eq!(key(&format!("ה׳ {name} תשפ״ה")), format!("5785-{code}-05"), "{name}");
-        assert_eq!(key(&format!("ה׳ ב{name} תשפ״ה")), format!("5785-{code}-05"), "ב{name}");
-        assert_eq!(key(&format!("{name} תשפ״ה")), format!("5785-{code}"), "{name}");
+        assert_eq!(
+            key(&format!("ה׳ {name} תשפ״ה")),
+            format!("5785-{code}-05"),
+            "{name}"
+        );
+        assert_eq!(
+            key(&format!("ה׳ ב{name} תשפ״ה")),
+            format!("5785-{code}-05"),
+            "ב{name}"
+        );
+        assert_eq!(
+            key(&format!("{name} תשפ״ה")),
+            format!("5785-{code}"),
+            "{name}"
+        );
     }
 }
 
 #[test]
 fn adar_of_a_leap_year_in_hebrew() {
     // 5784 is a leap year
-    all_read_as("5784-06A-14", &["י״ד אדר א׳ תשפ״ד", "י״ד אדר א תשפ״ד", "י\"ד אדר א' תשפ\"ד", "י״ד אדר ראשון תשפ״ד", "י״ד באדר הראשון תשפ״ד"]);
-    all_read_as("5784-06B-14", &["י״ד אדר ב׳ תשפ״ד", "י״ד אדר ב תשפ״ד", "י״ד אדר שני תשפ״ד", "י״ד באדר ב׳ תשפ״ד"]);
+    all_read_as(
+        "5784-06A-14",
+        &[
+            "י״ד אדר א׳ תשפ״ד",
+            "י״ד אדר א תשפ״ד",
+            "י\"ד אדר א' תשפ\"ד",
+            "י״ד אדר ראשון תשפ״ד",
+            "י״ד באדר הראשון תשפ״ד",
+        ],
+    );
+    all_read_as(
+        "5784-06B-14",
+        &[
+            "י״ד אדר ב׳ תשפ״ד",
+            "י״ד אדר ב תשפ״ד",
+            "י״ד אדר שני תשפ״ד",
+            "י״ד באדר ב׳ תשפ״ד",
+        ],
+    );
     all_read_as("5784-06B-01", &["א׳ אדר ב׳ תשפ״ד"]);
     all_read_as("5784-06A", &["אדר א׳ תשפ״ד"]);
 }
@@ -186,16 +218,44 @@ fn english_transliterations() {
         ("Elul", "12"),
     ];
     for (name, code) in cases {
-        assert_eq!(key(&format!("5 {name} 5785")), format!("5785-{code}-05"), "{name}");
-        assert_eq!(key(&format!("{name} 5, 5785")), format!("5785-{code}-05"), "{name}");
-        assert_eq!(key(&format!("{} 5785", name.to_uppercase())), format!("5785-{code}"), "{name}");
+        assert_eq!(
+            key(&format!("5 {name} 5785")),
+            format!("5785-{code}-05"),
+            "{name}"
+        );
+        assert_eq!(
+            key(&format!("{name} 5, 5785")),
+            format!("5785-{code}-05"),
+            "{name}"
+        );
+        assert_eq!(
+            key(&format!("{} 5785", name.to_uppercase())),
+            format!("5785-{code}"),
+            "{name}"
+        );
     }
 }
 
 #[test]
 fn english_adar_of_a_leap_year() {
-    all_read_as("5784-06A-14", &["14 Adar I 5784", "Adar I 14, 5784", "14 Adar Rishon 5784", "14 Adar Aleph 5784"]);
-    all_read_as("5784-06B-14", &["14 Adar II 5784", "14 Adar Sheni 5784", "14 Adar Beis 5784", "Adar II 14 5784"]);
+    all_read_as(
+        "5784-06A-14",
+        &[
+            "14 Adar I 5784",
+            "Adar I 14, 5784",
+            "14 Adar Rishon 5784",
+            "14 Adar Aleph 5784",
+        ],
+    );
+    all_read_as(
+        "5784-06B-14",
+        &[
+            "14 Adar II 5784",
+            "14 Adar Sheni 5784",
+            "14 Adar Beis 5784",
+            "Adar II 14 5784",
+        ],
+    );
 }
 
 #[test]
@@ -215,9 +275,23 @@ fn english_numbers_with_ordinals_and_commas() {
 }
 
 #[test]
+fn an_ordinal_ending_counts_only_glued_to_digits() {
+    assert_eq!(
+        reason("19 th Kislev 5749"),
+        "\"th\" is not a month, a number or a word of a date"
+    );
+}
+
+#[test]
 fn partial_dates() {
-    all_read_as("5749-03", &["Kislev 5749", "כסלו תשמ״ט", "בכסלו ה׳תשמ״ט", "Kislev, 5749"]);
-    all_read_as("5749", &["5749", "תשמ״ט", "ה׳תשמ״ט", "ה׳ תשמ״ט", "שנת תשמ״ט"]);
+    all_read_as(
+        "5749-03",
+        &["Kislev 5749", "כסלו תשמ״ט", "בכסלו ה׳תשמ״ט", "Kislev, 5749"],
+    );
+    all_read_as(
+        "5749",
+        &["5749", "תשמ״ט", "ה׳תשמ״ט", "ה׳ תשמ״ט", "שנת תשמ״ט"],
+    );
     all_read_as("5000", &["ה׳ אלפים", "5000"]);
 }
 
@@ -251,7 +325,10 @@ fn plain_adar_in_a_leap_year_is_refused_naming_both() {
 
 #[test]
 fn adar_one_or_two_in_a_common_year_is_refused() {
-    assert_eq!(reason("14 Adar II 5785"), "5785 is not a leap year: say Adar");
+    assert_eq!(
+        reason("14 Adar II 5785"),
+        "5785 is not a leap year: say Adar"
+    );
     assert_eq!(reason("אדר א׳ תשפ״ה"), "5785 is not a leap year: say Adar");
 }
 
@@ -280,7 +357,10 @@ fn unreadable_words_are_named() {
     assert_eq!(reason("Kislev"), "Kislev has no year");
     assert_eq!(reason("19 Kislev"), "Kislev has no year");
     assert_eq!(reason("Kislev 19"), "Kislev 19 has no year");
-    assert_eq!(reason("Kislev Teves 5749"), "it names two months, Kislev and Teves");
+    assert_eq!(
+        reason("Kislev Teves 5749"),
+        "it names two months, Kislev and Teves"
+    );
     assert_eq!(
         reason("1 2 Kislev 5749"),
         "3 numbers around Kislev: write the day, the month and the year"
@@ -292,14 +372,20 @@ fn unreadable_words_are_named() {
     assert_eq!(reason("123456"), "123456 is too long to be a day or a year");
     assert_eq!(reason("12345"), "year 12345 is outside 1000..9999");
     assert_eq!(reason("999"), "year 999 is outside 1000..9999");
-    assert_eq!(reason("אלפים"), "\"אלפים\" needs the thousands digit before it");
+    assert_eq!(
+        reason("אלפים"),
+        "\"אלפים\" needs the thousands digit before it"
+    );
 }
 
 #[test]
 fn gregorian_refusals_name_the_reason() {
     assert_eq!(reason("February 30, 1988"), "February 1988 has no day 30");
     assert_eq!(reason("1988-02-30"), "February 1988 has no day 30");
-    assert_eq!(reason("1988-13-01"), "13 is not a month of the year: use 01..12");
+    assert_eq!(
+        reason("1988-13-01"),
+        "13 is not a month of the year: use 01..12"
+    );
     assert!(reason("December 1988").contains("spans two Hebrew months"));
     assert_eq!(
         reason("17 December 1988 Kislev"),
@@ -327,9 +413,15 @@ fn written_back_in_hebrew_and_english() {
     assert_eq!(read.he, "ט׳ טבת תשמ״ט");
     assert_eq!(read.en, "9 Teves 5749");
     let read = super::read("19 Kislev 5749").expect("readable");
-    assert_eq!((read.he.as_str(), read.en.as_str()), ("י״ט כסלו תשמ״ט", "19 Kislev 5749"));
+    assert_eq!(
+        (read.he.as_str(), read.en.as_str()),
+        ("י״ט כסלו תשמ״ט", "19 Kislev 5749")
+    );
     let read = super::read("אדר ב׳ תשפ״ד").expect("readable");
-    assert_eq!((read.he.as_str(), read.en.as_str()), ("אדר ב׳ תשפ״ד", "Adar II 5784"));
+    assert_eq!(
+        (read.he.as_str(), read.en.as_str()),
+        ("אדר ב׳ תשפ״ד", "Adar II 5784")
+    );
     let read = super::read("5749").expect("readable");
     assert_eq!((read.he.as_str(), read.en.as_str()), ("תשמ״ט", "5749"));
     assert_eq!(

@@ -42,7 +42,8 @@ fn is_hebrew_letter(c: char) -> bool {
 /// Niqqud and cantillation marks: read as nothing, so `כִּסְלֵו` is `כסלו`. Maqaf, paseq, sof
 /// pasuq and nun hafukha in the same block are punctuation instead.
 fn is_point(c: char) -> bool {
-    ('\u{0591}'..='\u{05C7}').contains(&c) && !matches!(c, '\u{05BE}' | '\u{05C0}' | '\u{05C3}' | '\u{05C6}')
+    ('\u{0591}'..='\u{05C7}').contains(&c)
+        && !matches!(c, '\u{05BE}' | '\u{05C0}' | '\u{05C3}' | '\u{05C6}')
 }
 
 /// A geresh or gershayim as people type them: the Hebrew marks, ASCII quotes and the
@@ -63,6 +64,8 @@ const ORDINAL_ENDINGS: [&str; 4] = ["st", "nd", "rd", "th"];
 pub fn tokenize(text: &str) -> Vec<Token> {
     let mut tokens = Vec::new();
     let mut current: Option<Token> = None;
+    // Whether the Latin word being read began right after digits, with nothing between (`19th`).
+    let mut after_digits = false;
     for c in text.chars() {
         if is_point(c) || c == '\u{200C}' || c == '\u{200D}' {
             continue;
@@ -91,26 +94,23 @@ pub fn tokenize(text: &str) -> Vec<Token> {
             (_, c) if c.is_alphabetic() => Some(Token::Latin(c.to_lowercase().collect())),
             _ => None,
         };
-        finish(&mut tokens, current.take());
+        let glued = matches!(current, Some(Token::Digits(_)));
+        finish(&mut tokens, current.take(), after_digits);
+        after_digits = glued && matches!(next, Some(Token::Latin(_)));
         current = next;
     }
-    finish(&mut tokens, current);
+    finish(&mut tokens, current, after_digits);
     tokens
 }
 
-/// Ends a word: a Latin ordinal ending glued to digits (`19th`) is dropped rather than kept.
-fn finish(tokens: &mut Vec<Token>, token: Option<Token>) {
+/// Ends a word: an ordinal ending glued to digits (`19th`) is dropped rather than kept.
+fn finish(tokens: &mut Vec<Token>, token: Option<Token>, after_digits: bool) {
     let Some(token) = token else { return };
-    if let Token::Latin(word) = &token {
-        if ORDINAL_ENDINGS.contains(&word.as_str()) && glued_to_digits(tokens) {
-            return;
-        }
+    if let Token::Latin(word) = &token
+        && after_digits
+        && ORDINAL_ENDINGS.contains(&word.as_str())
+    {
+        return;
     }
     tokens.push(token);
-}
-
-/// The tokenizer records no positions; an ending counts as glued when the word before it was
-/// digits (`19 th` reads the same as `19th`, which is harmless).
-fn glued_to_digits(tokens: &[Token]) -> bool {
-    matches!(tokens.last(), Some(Token::Digits(_)))
 }

@@ -26,7 +26,8 @@ pub fn fixed_from_gregorian(year: i64, month: i64, day: i64) -> i64 {
         _ if gregorian_leap(year) => -1,
         _ => -2,
     };
-    365 * y + y.div_euclid(4) - y.div_euclid(100) + y.div_euclid(400)
+    365 * y + y.div_euclid(4) - y.div_euclid(100)
+        + y.div_euclid(400)
         + (367 * month - 362).div_euclid(12)
         + march_on
         + day
@@ -51,7 +52,11 @@ fn elapsed_days(year: i64) -> i64 {
 
 /// The two further postponements that keep every year 353-355 or 383-385 days long.
 fn year_length_correction(year: i64) -> i64 {
-    let (before, this, after) = (elapsed_days(year - 1), elapsed_days(year), elapsed_days(year + 1));
+    let (before, this, after) = (
+        elapsed_days(year - 1),
+        elapsed_days(year),
+        elapsed_days(year + 1),
+    );
     if after - this == 356 {
         2
     } else if this - before == 382 {
@@ -70,13 +75,26 @@ pub fn months_of(year: i64) -> Vec<(&'static str, i64)> {
     let length = new_year(year + 1) - new_year(year);
     let cheshvan = if length % 10 == 5 { 30 } else { 29 };
     let kislev = if length % 10 == 3 { 29 } else { 30 };
-    let mut months = vec![("01", 30), ("02", cheshvan), ("03", kislev), ("04", 29), ("05", 30)];
+    let mut months = vec![
+        ("01", 30),
+        ("02", cheshvan),
+        ("03", kislev),
+        ("04", 29),
+        ("05", 30),
+    ];
     if hebrew_leap(year) {
         months.extend([("06A", 30), ("06B", 29)]);
     } else {
         months.push(("06", 29));
     }
-    months.extend([("07", 30), ("08", 29), ("09", 30), ("10", 29), ("11", 30), ("12", 29)]);
+    months.extend([
+        ("07", 30),
+        ("08", 29),
+        ("09", 30),
+        ("10", 29),
+        ("11", 30),
+        ("12", 29),
+    ]);
     months
 }
 
@@ -106,7 +124,9 @@ pub fn letters(n: i64) -> String {
         16 => "טז".to_owned(),
         r => format!("{}{}", TENS[(r / 10) as usize], UNITS[(r % 10) as usize]),
     };
-    let plain: Vec<char> = format!("{}{below_hundred}", HUNDREDS[(n / 100) as usize]).chars().collect();
+    let plain: Vec<char> = format!("{}{below_hundred}", HUNDREDS[(n / 100) as usize])
+        .chars()
+        .collect();
     match plain.as_slice() {
         [one] => format!("{one}׳"),
         [init @ .., last] => format!("{}״{last}", init.iter().collect::<String>()),
