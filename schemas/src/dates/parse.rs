@@ -84,6 +84,9 @@ pub fn read_key(text: &str) -> Result<DateKey, SchemaError> {
             "{length} characters is more than the {MAX_TEXT_CHARS} a date may have"
         )));
     }
+    if let Some(found) = written_key(text.trim()) {
+        return found.map_err(refuse);
+    }
     if let Some(found) = gregorian::iso(text.trim()) {
         return found.map_err(refuse);
     }
@@ -92,6 +95,35 @@ pub fn read_key(text: &str) -> Result<DateKey, SchemaError> {
         return gregorian::from_parts(&parts).map_err(refuse);
     }
     hebrew(&parts).map_err(refuse)
+}
+
+/// The first Hebrew year that cannot be a Gregorian one in this catalog (4000 is 240 CE): a
+/// `YYYY-MM-DD` from it on is a date key, below it a Gregorian date.
+const FIRST_KEY_YEAR: u16 = 4000;
+
+/// Text in the shape of a date key (`5749-03-19`, `5784-06B`, `5749-03`) read as one, with the
+/// key's own reason when the calendar refuses it. `None` for other text, and for all-digit
+/// `YYYY-MM-DD` below [`FIRST_KEY_YEAR`], which is Gregorian.
+fn written_key(text: &str) -> Option<Result<DateKey, String>> {
+    let fields: Vec<&str> = text.split('-').collect();
+    let digits = |s: &str, n: usize| s.len() == n && s.bytes().all(|b| b.is_ascii_digit());
+    let shaped = match fields.as_slice() {
+        [y, m, rest @ ..] if digits(y, 4) && rest.len() <= 1 => {
+            (digits(m, 2) || *m == "06A" || *m == "06B") && rest.iter().all(|d| digits(d, 2))
+        }
+        _ => false,
+    };
+    if !shaped {
+        return None;
+    }
+    let leap_month = fields[1].ends_with(['A', 'B']);
+    if !leap_month && fields[0].parse::<u16>().ok()? < FIRST_KEY_YEAR {
+        return None;
+    }
+    Some(DateKey::parse(text).map_err(|e| match e {
+        SchemaError::DateKey { reason, .. } => reason,
+        other => other.to_string(),
+    }))
 }
 
 /// Sorts every word into a part, or names the word that is none.
@@ -128,6 +160,7 @@ fn sort(tokens: &[Token]) -> Result<Vec<Part>, String> {
                 ));
             }
             Token::Hebrew(w) => {
+                let shown = w.replace('\'', "׳").replace('"', "״");
                 let letters = token.hebrew_letters().unwrap_or_default();
                 if letters == gematria::THOUSANDS_WORD {
                     parts.push(Part::Thousands);
@@ -138,12 +171,12 @@ fn sort(tokens: &[Token]) -> Result<Vec<Part>, String> {
                     }
                 } else if let Some(read) = gematria::read(w) {
                     parts.push(Part::Number(Number {
-                        text: w.clone(),
+                        text: shown,
                         written: Written::Letters(read),
                     }));
                 } else {
                     return Err(format!(
-                        "{w:?} is not a month, a number in letters or a word of a date"
+                        "{shown:?} is not a month, a number in letters or a word of a date"
                     ));
                 }
             }

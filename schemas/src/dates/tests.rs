@@ -379,6 +379,18 @@ fn unreadable_words_are_named() {
 }
 
 #[test]
+fn date_keys_read_as_themselves_from_the_year_4000() {
+    all_read_as("5749-03-19", &["5749-03-19", " 5749-03-19 "]);
+    all_read_as("5784-06B", &["5784-06B"]);
+    all_read_as("5749-03", &["5749-03"]);
+    assert_eq!(reason("5785-06A-01"), "5785 is not a leap year: say Adar");
+    assert_eq!(reason("5749-03-30"), "Kislev 5749 has 29 days");
+    // below 4000 an all-digit YYYY-MM-DD is Gregorian; with Adar I or II it is still a key
+    assert_eq!(key("3999-01-01"), key("January 1, 3999"));
+    all_read_as("3762-06A-01", &["3762-06A-01"]);
+}
+
+#[test]
 fn gregorian_refusals_name_the_reason() {
     assert_eq!(reason("February 30, 1988"), "February 1988 has no day 30");
     assert_eq!(reason("1988-02-30"), "February 1988 has no day 30");
@@ -393,7 +405,7 @@ fn gregorian_refusals_name_the_reason() {
     );
     assert_eq!(
         reason("י״ז דצמבר 1988"),
-        "\"י\\\"ז\": write the day and year of a Gregorian date in digits"
+        "\"י״ז\": write the day and year of a Gregorian date in digits"
     );
     assert!(reason("December 17, 9000").contains("falls outside the Hebrew years"));
 }
