@@ -15,14 +15,8 @@ fn s() -> &'static Shared {
     static S: OnceLock<Shared> = OnceLock::new();
     S.get_or_init(|| {
         Shared::start_demo_with(|dir, extra| {
-            for role in ["mapper", "refused"] {
-                let handle = common::unique(role);
-                extra.insert(role.into(), dir.person(&handle, false));
-                extra.insert(format!("{role}-handle"), handle);
-            }
-            let reader = common::unique("reader");
-            dir.add_account(&reader, false, false, None);
-            extra.insert("reader".into(), dir.add_token(&reader, "read"));
+            dir.add_people(extra, &["mapper", "refused"]);
+            dir.add_reader(extra);
         })
     })
 }

@@ -16,14 +16,8 @@ fn s() -> &'static Shared {
     static S: OnceLock<Shared> = OnceLock::new();
     S.get_or_init(|| {
         Shared::start_demo_with(|dir, extra| {
-            for role in ["editor", "keeper", "keeper2", "stranger"] {
-                let handle = common::unique(role);
-                extra.insert(role.into(), dir.person(&handle, false));
-                extra.insert(format!("{role}-handle"), handle);
-            }
-            let reader = common::unique("reader");
-            dir.add_account(&reader, false, false, None);
-            extra.insert("reader".into(), dir.add_token(&reader, "read"));
+            dir.add_people(extra, &["editor", "keeper", "keeper2", "stranger"]);
+            dir.add_reader(extra);
             let bot = extra["editor-handle"].clone();
             let token = dir.cli_ok(
                 &[
@@ -49,7 +43,7 @@ fn s() -> &'static Shared {
 }
 
 fn handle(role: &str) -> String {
-    s().extra[&format!("{role}-handle")].clone()
+    s().handle(role)
 }
 
 /// A set kept by the keeper and keeper2, made once.
@@ -357,6 +351,32 @@ async fn bad_reviews_are_refused_and_write_nothing() {
 }
 
 /// Every cell of the state table, and everything outside it answering 409 `state`.
+/// A merged or withdrawn suggestion: its author can no longer submit, withdraw or rename it, nor
+/// its keeper approve it or send it back.
+async fn closed_refuses_its_author_and_keeper(sid: u64) {
+    let (editor, keeper) = (s().token("editor"), s().token("keeper"));
+    let op = |name: &str| format!("/v1/suggestions/{sid}/{name}");
+    for name in ["submit", "withdraw"] {
+        editor
+            .post_empty(&op(name))
+            .await
+            .expect_error(409, "state");
+    }
+    for name in ["approve", "send-back"] {
+        keeper
+            .post_empty(&op(name))
+            .await
+            .expect_error(409, "state");
+    }
+    editor
+        .patch(
+            &format!("/v1/suggestions/{sid}"),
+            &json!({ "title": "new" }),
+        )
+        .await
+        .expect_error(409, "state");
+}
+
 #[tokio::test]
 async fn states_follow_the_table() {
     let editor = s().token("editor");
@@ -452,18 +472,7 @@ async fn states_follow_the_table() {
     );
 
     // Withdrawn: nothing more.
-    for name in ["submit", "withdraw"] {
-        editor
-            .post_empty(&op(sid, name))
-            .await
-            .expect_error(409, "state");
-    }
-    for name in ["approve", "send-back"] {
-        keeper
-            .post_empty(&op(sid, name))
-            .await
-            .expect_error(409, "state");
-    }
+    closed_refuses_its_author_and_keeper(sid).await;
     review(
         &keeper,
         sid,
@@ -471,13 +480,6 @@ async fn states_follow_the_table() {
     )
     .await
     .expect_error(409, "state");
-    editor
-        .patch(
-            &format!("/v1/suggestions/{sid}"),
-            &json!({ "title": "new" }),
-        )
-        .await
-        .expect_error(409, "state");
     editor
         .post(
             &op(sid, "review-requests"),
@@ -499,25 +501,7 @@ async fn states_follow_the_table() {
             .await
             .ends_with(&["review:approve".into(), "merged".into()])
     );
-    for name in ["submit", "withdraw"] {
-        editor
-            .post_empty(&op(sid, name))
-            .await
-            .expect_error(409, "state");
-    }
-    for name in ["approve", "send-back"] {
-        keeper
-            .post_empty(&op(sid, name))
-            .await
-            .expect_error(409, "state");
-    }
-    editor
-        .patch(
-            &format!("/v1/suggestions/{sid}"),
-            &json!({ "title": "new" }),
-        )
-        .await
-        .expect_error(409, "state");
+    closed_refuses_its_author_and_keeper(sid).await;
 
     // A draft may be withdrawn by its author.
     let sid = draft(&editor, "never mind").await;

@@ -19,11 +19,8 @@ fn s() -> &'static Shared {
     static S: OnceLock<Shared> = OnceLock::new();
     S.get_or_init(|| {
         Shared::start_demo_with(|dir, extra| {
-            let reader = common::unique("reader");
-            dir.add_account(&reader, false, false, None);
-            extra.insert("reader".into(), dir.add_token(&reader, "read"));
-            let plain = common::unique("plain");
-            extra.insert("plain".into(), dir.person(&plain, false));
+            dir.add_reader(extra);
+            dir.add_people(extra, &["plain"]);
             let signer = common::unique("signer");
             dir.add_account(&signer, false, false, Some(PASSWORD));
             extra.insert("signer".into(), signer);

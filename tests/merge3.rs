@@ -18,8 +18,7 @@ fn s() -> &'static Shared {
     static S: OnceLock<Shared> = OnceLock::new();
     S.get_or_init(|| {
         Shared::start_demo_with(|dir, extra| {
-            let handle = common::unique("plain");
-            extra.insert("plain".into(), dir.person(&handle, false));
+            dir.add_people(extra, &["plain"]);
         })
     })
 }

@@ -9,21 +9,20 @@ use std::sync::OnceLock;
 use common::Shared;
 use common::flow::{Put, approve, draft, propose};
 use common::http::{Api, enc};
+use common::openapi::{documented, parameters};
 use serde_json::{Value, json};
 
 fn s() -> &'static Shared {
     static S: OnceLock<Shared> = OnceLock::new();
     S.get_or_init(|| {
         Shared::start_demo_with(|dir, extra| {
-            let handle = common::unique("lister");
-            extra.insert("lister".into(), dir.person(&handle, false));
-            extra.insert("lister-handle".into(), handle);
+            dir.add_people(extra, &["lister"]);
         })
     })
 }
 
 fn lister() -> String {
-    s().extra["lister-handle"].clone()
+    s().handle("lister")
 }
 
 fn a_set(slug: &str) -> Put {
@@ -235,19 +234,10 @@ async fn bad_parameters_are_refused() {
 
 #[tokio::test]
 async fn the_list_is_in_the_openapi_document() {
-    let doc = s().anon().get_json("/openapi.json").await;
-    let op = &doc["paths"]["/v1/suggestions"]["get"];
-    assert!(op.is_object(), "GET /v1/suggestions is not documented");
-    let names: Vec<&str> = op["parameters"]
-        .as_array()
-        .expect("parameters")
-        .iter()
-        .filter_map(|p| p["name"].as_str())
-        .collect();
-    for name in [
+    let doc = documented(&s().anon(), &[("/v1/suggestions", "get")]).await;
+    let names = [
         "state", "status", "author", "reviewer", "q", "limit", "cursor",
-    ] {
-        assert!(names.contains(&name), "{name} missing from {names:?}");
-    }
+    ];
+    parameters(&doc, "/v1/suggestions", "get", &names);
     assert!(doc["components"]["schemas"]["SuggestionListItem"].is_object());
 }

@@ -9,20 +9,15 @@ use std::sync::OnceLock;
 use common::Shared;
 use common::flow::{create, first_of, remove};
 use common::http::Reply;
+use common::openapi::documented;
 use serde_json::{Value, json};
 
 fn s() -> &'static Shared {
     static S: OnceLock<Shared> = OnceLock::new();
     S.get_or_init(|| {
         Shared::start_demo_with(|dir, extra| {
-            for role in ["writer", "other"] {
-                let handle = common::unique(role);
-                extra.insert(role.into(), dir.person(&handle, false));
-                extra.insert(format!("{role}-handle"), handle);
-            }
-            let reader = common::unique("reader");
-            dir.add_account(&reader, false, false, None);
-            extra.insert("reader".into(), dir.add_token(&reader, "read"));
+            dir.add_people(extra, &["writer", "other"]);
+            dir.add_reader(extra);
         })
     })
 }
@@ -279,15 +274,13 @@ async fn talk_comments_cannot_be_resolved() {
 
 #[tokio::test]
 async fn routes_are_in_the_openapi_document() {
-    let doc = s().anon().get_json("/openapi.json").await;
-    for (path, method) in [
+    let routes = [
         ("/v1/entities/{id}/talk", "get"),
         ("/v1/entities/{id}/talk", "post"),
         ("/v1/comments/{id}", "patch"),
         ("/v1/comments/{id}/hide", "post"),
         ("/v1/comments/{id}/resolve", "post"),
-    ] {
-        assert!(doc["paths"][path][method].is_object(), "{method} {path}");
-    }
+    ];
+    let doc = documented(&s().anon(), &routes).await;
     assert!(doc["components"]["schemas"]["Comment"].is_object());
 }

@@ -31,15 +31,13 @@ fn s() -> &'static Shared {
                 extra.insert(role.to_string(), dir.add_token(&handle, "read,write"));
                 extra.insert(format!("{role}-handle"), handle);
             }
-            let reader = common::unique("reader");
-            dir.add_account(&reader, false, false, None);
-            extra.insert("reader".into(), dir.add_token(&reader, "read"));
+            dir.add_reader(extra);
         })
     })
 }
 
 fn handle(role: &str) -> String {
-    s().extra[&format!("{role}-handle")].clone()
+    s().handle(role)
 }
 
 /// A set kept by the keeper; `open` sets let trusted line fixes go live.

@@ -21,11 +21,7 @@ fn s() -> &'static Shared {
     static S: OnceLock<Shared> = OnceLock::new();
     S.get_or_init(|| {
         Shared::start_demo_with(|dir, extra| {
-            for role in ["plain", "keeper", "outsider"] {
-                let handle = common::unique(role);
-                extra.insert(role.into(), dir.person(&handle, false));
-                extra.insert(format!("{role}-handle"), handle);
-            }
+            dir.add_people(extra, &["plain", "keeper", "outsider"]);
             let signer = common::unique("signer");
             dir.add_account(&signer, false, false, Some(PASSWORD));
             extra.insert("signer".into(), signer);
@@ -34,7 +30,7 @@ fn s() -> &'static Shared {
 }
 
 fn handle(role: &str) -> String {
-    s().extra[&format!("{role}-handle")].clone()
+    s().handle(role)
 }
 
 fn id_of(v: &Value) -> String {

@@ -44,6 +44,19 @@ impl ListKind {
         .into_iter()
         .find(|k| *k as u8 == b)
     }
+
+    /// How a message names a cursor of this list.
+    fn cursor_name(self) -> &'static str {
+        match self {
+            ListKind::Entities => "an entities cursor",
+            ListKind::Children => "a children cursor",
+            ListKind::Linked => "a linked cursor",
+            ListKind::Commits => "a commits cursor",
+            ListKind::Suggestions => "a suggestions cursor",
+            ListKind::Issues => "an issues cursor",
+            ListKind::Inbox => "an inbox cursor",
+        }
+    }
 }
 
 /// A list's identity: its kind and the parameters that fix its contents and order (not the limit).
@@ -104,6 +117,22 @@ impl ListKey {
         }
         Ok(body[HEADER_LEN..].to_vec())
     }
+
+    /// A cursor for a list whose position is a number (a seq, an id, an inbox order).
+    pub fn encode_number(&self, position: u64) -> String {
+        self.encode(&position.to_be_bytes())
+    }
+
+    /// Reads back a cursor made by [`ListKey::encode_number`].
+    pub fn decode_number(&self, cursor: &str) -> Result<u64, ApiError> {
+        let bytes: [u8; 8] = self.decode(cursor)?.try_into().map_err(|_| {
+            ApiError::BadRequest(format!(
+                "cursor {cursor:?} is not {}",
+                self.kind.cursor_name()
+            ))
+        })?;
+        Ok(u64::from_be_bytes(bytes))
+    }
 }
 
 fn checksum(bytes: &[u8]) -> [u8; CHECK_LEN] {
@@ -143,6 +172,22 @@ mod tests {
         for other in [other_params, other_kind] {
             let err = other.decode(&c).expect_err("different list");
             assert!(err.to_string().contains("different list"), "{err}");
+        }
+    }
+
+    #[test]
+    fn numbers_round_trip_and_other_positions_are_refused() {
+        let inbox = ListKey::new(ListKind::Inbox, &["someone"]);
+        for n in [0, 1, u64::MAX] {
+            assert_eq!(inbox.decode_number(&inbox.encode_number(n)).ok(), Some(n));
+        }
+        for position in [&b""[..], b"1234567", b"123456789"] {
+            let c = inbox.encode(position);
+            let err = inbox.decode_number(&c).expect_err("not eight bytes");
+            assert_eq!(
+                err.to_string(),
+                format!("cursor {c:?} is not an inbox cursor")
+            );
         }
     }
 

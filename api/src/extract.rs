@@ -6,6 +6,7 @@ use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use catalog_schemas::{Id, ItemType};
+use catalog_workflow::Handle;
 use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
@@ -163,6 +164,11 @@ pub fn id(name: &str, raw: &str) -> Result<Id, ApiError> {
         "id" => ApiError::BadRequest(e.to_string()),
         _ => ApiError::BadRequest(format!("{name}: {e}")),
     })
+}
+
+/// Parses a handle the request names in `name` (a parameter or a body field).
+pub fn handle(name: &str, raw: &str) -> Result<Handle, ApiError> {
+    Handle::parse(raw).map_err(|e| ApiError::BadRequest(format!("{name}: {e}")))
 }
 
 /// Parses an optional item type.

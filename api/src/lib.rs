@@ -20,7 +20,7 @@
 //! - `openapi` — the document's frame (title, version, security schemes) and answer shapes;
 //!   `openapi_answers`, `openapi_issues` and `openapi_conversation` mirror the lower crates' records.
 //! - `routes` — one module per area, each with `router()`: `about`, `entities`, `history`,
-//!   `lookup`, `browse`, `commits`, `suggestions`, `conversation`, `comments` (talk pages and
+//!   `lookup`, `dates`, `browse`, `commits`, `suggestions`, `conversation`, `comments` (talk pages and
 //!   single comments), `inbox`, `issues`, `organize`, `threads`, `account`.
 
 mod cursor;

@@ -4,10 +4,14 @@
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
+use axum::http::StatusCode;
 use catalog_log_core::Log;
 use catalog_projector::{Projector, ReadModels};
 use catalog_workflow::Workflow;
+use serde::Serialize;
 
+use crate::error::ApiError;
+use crate::http::answer::Answer;
 use crate::ratelimit::RateLimits;
 
 /// Settings the operator chooses at `catalog serve`.
@@ -50,5 +54,40 @@ impl AppState {
             workflow,
             rate_limits: Arc::new(RateLimits::new(settings.rate_limit_per_minute)),
         }
+    }
+}
+
+/// Calls into workflow, which reads and writes RocksDB and so runs on the blocking threads.
+impl AppState {
+    /// Runs `call` with the workflow and hands back what it returns.
+    pub(crate) async fn workflow_call<T, F>(&self, call: F) -> Result<T, ApiError>
+    where
+        F: FnOnce(&Workflow) -> catalog_workflow::Result<T> + Send + 'static,
+        T: Send + 'static,
+    {
+        let wf = self.workflow.clone();
+        crate::blocking(move || call(&wf)).await
+    }
+
+    /// Runs a read and answers what it returns.
+    pub(crate) async fn workflow_read<T, F>(&self, call: F) -> Result<Answer, ApiError>
+    where
+        F: FnOnce(&Workflow) -> catalog_workflow::Result<T> + Send + 'static,
+        T: Serialize + Send + 'static,
+    {
+        Answer::json(&self.workflow_call(call).await?)
+    }
+
+    /// Runs a write and answers what it returns with `status`, uncached.
+    pub(crate) async fn workflow_write<T, F>(
+        &self,
+        status: StatusCode,
+        call: F,
+    ) -> Result<Answer, ApiError>
+    where
+        F: FnOnce(&Workflow) -> catalog_workflow::Result<T> + Send + 'static,
+        T: Serialize + Send + 'static,
+    {
+        Answer::written(&self.workflow_call(call).await?, status)
     }
 }

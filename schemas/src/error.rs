@@ -13,6 +13,9 @@ pub enum SchemaError {
     UnknownType(String),
     #[error("date key {input}: {reason}")]
     DateKey { input: String, reason: String },
+    /// Text that [`crate::dates::read`] could not read as a date; `reason` names the part.
+    #[error("cannot read {input:?} as a date: {reason}")]
+    DateText { input: String, reason: String },
     #[error("order key {input:?}: {reason}")]
     OrderKey { input: String, reason: String },
     #[error("name: {0}")]
@@ -47,6 +50,13 @@ impl SchemaError {
 
     pub(crate) fn date_key(input: &str, reason: impl Into<String>) -> Self {
         SchemaError::DateKey {
+            input: input.to_owned(),
+            reason: reason.into(),
+        }
+    }
+
+    pub(crate) fn date_text(input: &str, reason: impl Into<String>) -> Self {
+        SchemaError::DateText {
             input: input.to_owned(),
             reason: reason.into(),
         }

@@ -11,6 +11,8 @@
 //! - `id`: [`Id`], 40 random bits written `cat-` + 8 Crockford base32 symbols.
 //! - `item_type`: [`ItemType`], the 21 kinds of item.
 //! - `date_key`: [`DateKey`] and [`Month`], Hebrew-calendar filing keys, validated exactly.
+//! - `dates`: dates as people write them (Hebrew, English, Gregorian) read into date keys,
+//!   and keys written back in Hebrew and English.
 //! - `order_key`: [`OrderKey`], base-62 fractional indexing.
 //! - `name`: [`Name`], `{ he, en? }`.
 //! - `name_key`: names reduced to what tells them apart (for the `duplicates` check and its index).
@@ -22,6 +24,7 @@
 
 pub mod body;
 pub mod date_key;
+pub mod dates;
 pub mod id;
 pub mod item_type;
 pub mod name;

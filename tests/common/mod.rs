@@ -9,12 +9,15 @@
 //! - `mod.rs` — data directories, operator commands, server processes.
 //! - `http.rs` — a small HTTP client over reqwest that keeps status, headers and bytes.
 //! - `flow.rs` — suggestion helpers (draft, put, submit, approve) and demo-catalog discovery.
+//! - `openapi.rs` — checks that routes and their parameters are in the OpenAPI document.
 
 #![allow(dead_code)] // each test file uses a different part of the harness
 
 pub mod flow;
 pub mod http;
+pub mod openapi;
 
+use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -160,6 +163,23 @@ impl DataDir {
     pub fn person(&self, handle: &str, steward: bool) -> String {
         self.add_account(handle, steward, false, None);
         self.add_token(handle, "read,write")
+    }
+
+    /// For each role a plain person (neither steward nor trusted) with a unique handle and a
+    /// read+write token: the token under `role`, the handle under `role-handle`.
+    pub fn add_people(&self, extra: &mut BTreeMap<String, String>, roles: &[&str]) {
+        for role in roles {
+            let handle = unique(role);
+            extra.insert(role.to_string(), self.person(&handle, false));
+            extra.insert(format!("{role}-handle"), handle);
+        }
+    }
+
+    /// A person whose only token may read, under `reader`.
+    pub fn add_reader(&self, extra: &mut BTreeMap<String, String>) {
+        let reader = unique("reader");
+        self.add_account(&reader, false, false, None);
+        extra.insert("reader".into(), self.add_token(&reader, "read"));
     }
 
     /// Starts `catalog serve --data DIR --addr 127.0.0.1:0 <extra>` and waits
@@ -346,7 +366,7 @@ pub struct Shared {
     pub steward_handle: String,
     pub steward: String,
     /// Whatever `prepare` made before the start (tokens, handles), by name.
-    pub extra: std::collections::BTreeMap<String, String>,
+    pub extra: BTreeMap<String, String>,
 }
 
 impl Shared {
@@ -357,12 +377,12 @@ impl Shared {
 
     /// Like `start_demo`, letting `prepare` make accounts and tokens first.
     pub fn start_demo_with(
-        prepare: impl FnOnce(&DataDir, &mut std::collections::BTreeMap<String, String>),
+        prepare: impl FnOnce(&DataDir, &mut BTreeMap<String, String>),
     ) -> Shared {
         let dir = DataDir::new();
         let steward_handle = unique("steward");
         let steward = dir.person(&steward_handle, true);
-        let mut extra = std::collections::BTreeMap::new();
+        let mut extra = BTreeMap::new();
         prepare(&dir, &mut extra);
         let server = dir.start(&["--demo", "--rate-limit-per-minute", GENEROUS_RATE]);
         clean_at_exit(server.pid(), dir.root.path());
@@ -385,6 +405,14 @@ impl Shared {
 
     pub fn anon(&self) -> Api {
         self.server.anon()
+    }
+
+    /// The handle `prepare` stored under `role-handle` (see [`DataDir::add_people`]).
+    pub fn handle(&self, role: &str) -> String {
+        self.extra
+            .get(&format!("{role}-handle"))
+            .unwrap_or_else(|| panic!("no handle for {role} was prepared"))
+            .clone()
     }
 
     pub fn steward(&self) -> Api {

@@ -7,6 +7,17 @@ use crate::common::flow::approve;
 use crate::common::http::enc;
 use crate::{number, open, s, suggestion_with};
 
+/// The first event of this name on an issue page's timeline.
+fn first_event(page: &Value, event: &str) -> Value {
+    page["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["event"] == event)
+        .cloned()
+        .unwrap_or_else(|| panic!("no {event} event in {page}"))
+}
+
 #[tokio::test]
 async fn fixes_close_issues_when_the_suggestion_merges() {
     let me = s().token("author");
@@ -65,13 +76,7 @@ async fn fixes_close_issues_when_the_suggestion_merges() {
     let other = s().anon().get_json(&format!("/v1/issues/{b}")).await;
     assert_eq!(other["issue"]["state"], "open");
     assert_eq!(other["closingSuggestions"], json!([]));
-    let referenced = other["timeline"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["event"] == "referenced")
-        .cloned()
-        .expect("referenced");
+    let referenced = first_event(&other, "referenced");
     assert_eq!(
         (
             referenced["suggestion"].as_u64(),
@@ -98,13 +103,7 @@ async fn a_withdrawn_suggestion_closes_nothing() {
     let page = s().anon().get_json(&format!("/v1/issues/{a}")).await;
     assert_eq!(page["issue"]["state"], "open");
     assert_eq!(page["closingSuggestions"], json!([]));
-    let referenced = page["timeline"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["event"] == "referenced")
-        .cloned()
-        .expect("referenced");
+    let referenced = first_event(&page, "referenced");
     assert_eq!(
         (
             referenced["suggestion"].as_u64(),

@@ -20,6 +20,7 @@ use std::sync::OnceLock;
 
 use common::flow::{Put, put, submit};
 use common::http::{Api, enc};
+use common::openapi::{documented, parameters};
 use common::{DataDir, GENEROUS_RATE, Shared};
 use serde_json::{Value, json};
 
@@ -27,22 +28,14 @@ pub(crate) fn s() -> &'static Shared {
     static S: OnceLock<Shared> = OnceLock::new();
     S.get_or_init(|| {
         Shared::start_demo_with(|dir, extra| {
-            for role in ["author", "opener", "stranger", "keeper", "lister"] {
-                let handle = common::unique(role);
-                extra.insert(role.into(), dir.person(&handle, false));
-                extra.insert(format!("{role}-handle"), handle.clone());
-                if role == "author" {
-                    dir.add_account(&format!("{handle}-ro"), false, false, None);
-                    let ro = dir.add_token(&format!("{handle}-ro"), "read");
-                    extra.insert("reader".into(), ro);
-                }
-            }
+            dir.add_people(extra, &["author", "opener", "stranger", "keeper", "lister"]);
+            dir.add_reader(extra);
         })
     })
 }
 
 pub(crate) fn handle(role: &str) -> String {
-    s().extra[&format!("{role}-handle")].clone()
+    s().handle(role)
 }
 
 /// `POST /v1/issues` with `body`, as `api`.
@@ -167,32 +160,18 @@ async fn suggestions_and_issues_take_numbers_from_one_space() {
 
 #[tokio::test]
 async fn issues_and_threads_are_in_the_openapi_document() {
-    let doc = s().anon().get_json("/openapi.json").await;
-    for (path, method) in [
+    let routes = [
         ("/v1/issues", "get"),
         ("/v1/issues", "post"),
         ("/v1/issues/{number}", "get"),
         ("/v1/issues/{number}/state", "post"),
         ("/v1/threads", "get"),
         ("/v1/threads/{number}", "get"),
-    ] {
-        assert!(
-            doc["paths"][path][method].is_object(),
-            "{method} {path} is not documented"
-        );
-    }
-    let params = doc["paths"]["/v1/issues"]["get"]["parameters"]
-        .as_array()
-        .expect("parameters");
-    let names: Vec<&str> = params.iter().filter_map(|p| p["name"].as_str()).collect();
-    for name in [
+    ];
+    let doc = documented(&s().anon(), &routes).await;
+    let names = [
         "state", "type", "entity", "author", "q", "limit", "cursor", "before",
-    ] {
-        assert!(names.contains(&name), "{name} missing from {names:?}");
-    }
-    let before = params
-        .iter()
-        .find(|p| p["name"] == "before")
-        .expect("before");
-    assert_eq!(before["deprecated"], true);
+    ];
+    let params = parameters(&doc, "/v1/issues", "get", &names);
+    assert_eq!(params["before"]["deprecated"], true);
 }

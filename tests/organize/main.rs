@@ -28,19 +28,13 @@ pub(crate) fn s() -> &'static Shared {
     static S: OnceLock<Shared> = OnceLock::new();
     S.get_or_init(|| {
         Shared::start_demo_with(|dir, extra| {
-            let keeper = common::unique("keeper");
-            extra.insert("keeper".into(), dir.person(&keeper, false));
-            extra.insert("keeper-handle".into(), keeper);
-            let editor = common::unique("editor");
-            extra.insert("editor".into(), dir.person(&editor, false));
+            dir.add_people(extra, &["keeper", "editor"]);
             // A steward whose plans are all refused or only previewed: nothing of theirs is
             // ever saved, which is what the refusal tests check.
             let planner = common::unique("planner");
             extra.insert("planner".into(), dir.person(&planner, true));
             extra.insert("planner-handle".into(), planner);
-            let reader = common::unique("reader");
-            dir.add_account(&reader, false, false, None);
-            extra.insert("reader".into(), dir.add_token(&reader, "read"));
+            dir.add_reader(extra);
         })
     })
 }

@@ -21,9 +21,6 @@ use crate::resolutions::Resolutions;
 use crate::service::Workflow;
 use crate::suggestions::{Items, SuggestedItem};
 
-/// Units read per page when a renamed work takes its units along.
-const UNIT_PAGE: usize = 500;
-
 impl Workflow {
     /// The items to commit, each with `base` set to the head revision it must still find
     /// (`None`: the item must not exist yet). Clashes no resolution settles are
@@ -127,22 +124,11 @@ impl Workflow {
             }
         }
         for work in moved {
-            let mut after: Option<Vec<u8>> = None;
-            loop {
-                let page = self.inner.read_models.children(
-                    work,
-                    "work",
-                    ItemType::Unit,
-                    after.as_deref(),
-                    UNIT_PAGE,
-                )?;
-                for unit in page.items {
-                    if items.contains_key(&unit.id) {
-                        continue;
-                    }
-                    let Some(head) = self.inner.log.item_head(unit.id)? else {
-                        continue;
-                    };
+            self.each_child(work, "work", ItemType::Unit, |unit| {
+                if items.contains_key(&unit.id) {
+                    return Ok(());
+                }
+                if let Some(head) = self.inner.log.item_head(unit.id)? {
                     items.insert(
                         unit.id,
                         SuggestedItem {
@@ -154,11 +140,8 @@ impl Workflow {
                         },
                     );
                 }
-                match page.next {
-                    Some(next) => after = Some(next),
-                    None => break,
-                }
-            }
+                Ok(())
+            })?;
         }
         Ok(())
     }

@@ -17,9 +17,6 @@ use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::suggestions::{Items, Kind, SuggestedItem, Suggestion, item_key};
 
-/// A work's units are read this many at a time to find its last one.
-const PAGE: usize = 500;
-
 /// Which numbers the page range counts in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -185,31 +182,23 @@ impl Workflow {
 
     /// How many units the work has, and the order key and position of the last in order.
     fn last_unit(&self, work: Id) -> Result<LastUnit> {
-        let mut after: Option<Vec<u8>> = None;
         let mut last = LastUnit::default();
-        loop {
-            let page = self.inner.read_models.children(
-                work,
-                "work",
-                ItemType::Unit,
-                after.as_deref(),
-                PAGE,
-            )?;
-            last.count += page.items.len();
-            if let Some(stored) = page.items.last() {
-                let data = crate::overlay::stored_data(stored)?;
-                last.order = catalog_schemas::refs::order_of(&data);
-                last.position = data
-                    .get("position")
-                    .and_then(Value::as_array)
-                    .cloned()
-                    .unwrap_or_default();
-            }
-            match page.next {
-                Some(next) => after = Some(next),
-                None => return Ok(last),
-            }
+        let mut last_stored = None;
+        self.each_child(work, "work", ItemType::Unit, |unit| {
+            last.count += 1;
+            last_stored = Some(unit);
+            Ok(())
+        })?;
+        if let Some(stored) = last_stored {
+            let data = crate::overlay::stored_data(&stored)?;
+            last.order = catalog_schemas::refs::order_of(&data);
+            last.position = data
+                .get("position")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
         }
+        Ok(last)
     }
 }
 

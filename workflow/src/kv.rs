@@ -156,74 +156,35 @@ impl Kv {
         prefix: &[u8],
         before: Option<&[u8]>,
         limit: usize,
-        mut keep: impl FnMut(&[u8], &T) -> bool,
+        keep: impl FnMut(&[u8], &T) -> bool,
     ) -> Result<Backwards<T>> {
         let handle = self.cf(cf)?;
-        // Reverse iteration starts at the last key <= start; `start` itself is excluded below.
         let start: Vec<u8> = match before {
             Some(b) => [prefix, b].concat(),
             None => match prefix_end(prefix) {
                 Some(end) => end,
+                // A prefix of only 0xff bytes: no key sorts after it to start from.
                 None => {
-                    return self.scan_all_back(cf, prefix, limit, keep);
+                    let all = self.scan_prefix::<T>(cf, prefix)?;
+                    return take_page(all.into_iter().rev().map(Ok), limit, keep);
                 }
             },
         };
         let mode = IteratorMode::From(&start, rocksdb::Direction::Reverse);
-        let mut out = Vec::new();
-        for entry in self.db.iterator_cf(handle, mode) {
-            let (key, value) = entry?;
-            if key.as_ref() >= start.as_slice() {
-                continue;
-            }
-            if !key.starts_with(prefix) {
-                break;
-            }
-            let record: T = decode(cf, &value)?;
-            if !keep(&key, &record) {
-                continue;
-            }
-            if out.len() == limit {
-                return Ok(Backwards {
-                    records: out,
-                    more: true,
-                });
-            }
-            out.push((key.to_vec(), record));
-        }
-        Ok(Backwards {
-            records: out,
-            more: false,
-        })
-    }
-
-    /// [`Kv::scan_prefix_back`] for a prefix of only 0xff bytes (no key sorts after it).
-    fn scan_all_back<T: DeserializeOwned>(
-        &self,
-        cf: &'static str,
-        prefix: &[u8],
-        limit: usize,
-        mut keep: impl FnMut(&[u8], &T) -> bool,
-    ) -> Result<Backwards<T>> {
-        let mut all = self.scan_prefix::<T>(cf, prefix)?;
-        all.reverse();
-        let mut out = Vec::new();
-        for (key, record) in all {
-            if !keep(&key, &record) {
-                continue;
-            }
-            if out.len() == limit {
-                return Ok(Backwards {
-                    records: out,
-                    more: true,
-                });
-            }
-            out.push((key, record));
-        }
-        Ok(Backwards {
-            records: out,
-            more: false,
-        })
+        let entries = self
+            .db
+            .iterator_cf(handle, mode)
+            // Reverse iteration starts at the last key <= start; `start` itself is left out.
+            .filter(|entry| !matches!(entry, Ok((key, _)) if key.as_ref() >= start.as_slice()))
+            .map_while(|entry| match entry {
+                Ok((key, _)) if !key.starts_with(prefix) => None,
+                entry => Some(entry),
+            })
+            .map(|entry| {
+                let (key, value) = entry?;
+                Ok((key.to_vec(), decode(cf, &value)?))
+            });
+        take_page(entries, limit, keep)
     }
 
     /// Every raw key and value of a column family (tests use it to look for leaked secrets).
@@ -264,6 +225,33 @@ pub struct Backwards<T> {
     pub records: Vec<(Vec<u8>, T)>,
     /// More admitted records follow the last one.
     pub more: bool,
+}
+
+/// Keeps the records `keep` admits, in the order given, until `limit` are kept, and tells
+/// whether another admitted record follows them.
+fn take_page<T>(
+    entries: impl Iterator<Item = Result<(Vec<u8>, T)>>,
+    limit: usize,
+    mut keep: impl FnMut(&[u8], &T) -> bool,
+) -> Result<Backwards<T>> {
+    let mut records = Vec::new();
+    for entry in entries {
+        let (key, record) = entry?;
+        if !keep(&key, &record) {
+            continue;
+        }
+        if records.len() == limit {
+            return Ok(Backwards {
+                records,
+                more: true,
+            });
+        }
+        records.push((key, record));
+    }
+    Ok(Backwards {
+        records,
+        more: false,
+    })
 }
 
 /// Several writes that land together.
@@ -359,6 +347,45 @@ mod tests {
         assert_eq!(prefix_end(b"a\xff"), Some(b"b".to_vec()));
         assert_eq!(prefix_end(b"\xff\xff"), None);
         assert_eq!(prefix_end(b""), None);
+    }
+
+    #[test]
+    fn backwards_pages_stay_in_their_prefix_and_say_when_more_follow() {
+        let h = crate::tests::Harness::new();
+        let kv = h.wf.kv();
+        // Each prefix between two neighbours that must never be read.
+        for prefix in [&b"scan/"[..], b"\xff\xff"] {
+            let mut below = prefix.to_vec();
+            below.pop();
+            kv.put(META, &below, &0u64).unwrap();
+            if let Some(above) = prefix_end(prefix) {
+                kv.put(META, &above, &0u64).unwrap();
+            }
+            for n in 1..=5u8 {
+                kv.put(META, &[prefix, &[n]].concat(), &u64::from(n))
+                    .unwrap();
+            }
+            let page = |before: Option<u8>, limit: usize, odd_only: bool| {
+                let before = before.map(|b| vec![b]);
+                let found = kv
+                    .scan_prefix_back::<u64>(META, prefix, before.as_deref(), limit, |_, n| {
+                        !odd_only || n % 2 == 1
+                    })
+                    .unwrap();
+                let values: Vec<u64> = found.records.into_iter().map(|(_, n)| n).collect();
+                (values, found.more)
+            };
+            assert_eq!(page(None, 2, false), (vec![5, 4], true), "{prefix:?}");
+            assert_eq!(page(Some(4), 2, false), (vec![3, 2], true), "{prefix:?}");
+            assert_eq!(page(Some(3), 2, false), (vec![2, 1], false), "{prefix:?}");
+            assert_eq!(
+                page(None, 5, false),
+                (vec![5, 4, 3, 2, 1], false),
+                "{prefix:?}"
+            );
+            assert_eq!(page(None, 2, true), (vec![5, 3], true), "{prefix:?}");
+            assert_eq!(page(Some(1), 2, false), (vec![], false), "{prefix:?}");
+        }
     }
 
     #[test]

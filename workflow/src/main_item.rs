@@ -1,14 +1,17 @@
 //! Reading one item of main that a request names, with the answers a person needs when it is
-//! not there or not the kind the request wants.
+//! not there or not the kind the request wants; and walking all of an item's children in main.
 
 use catalog_log_core::Rev;
-use catalog_projector::Lookup;
+use catalog_projector::{Lookup, StoredItem};
 use catalog_schemas::{Id, ItemType};
 use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::overlay::stored_data;
 use crate::service::Workflow;
+
+/// Children are read from the read models this many at a time.
+const CHILDREN_PAGE: usize = 500;
 
 /// An item as main has it now.
 #[derive(Debug, Clone)]
@@ -62,5 +65,33 @@ impl Workflow {
             )));
         }
         Ok(item)
+    }
+
+    /// Visits every item of type `ty` whose `field` names `parent` in main, in their order
+    /// (order key, then id), reading a page at a time.
+    pub(crate) fn each_child(
+        &self,
+        parent: Id,
+        field: &str,
+        ty: ItemType,
+        mut visit: impl FnMut(StoredItem) -> Result<()>,
+    ) -> Result<()> {
+        let mut after: Option<Vec<u8>> = None;
+        loop {
+            let page = self.inner.read_models.children(
+                parent,
+                field,
+                ty,
+                after.as_deref(),
+                CHILDREN_PAGE,
+            )?;
+            for child in page.items {
+                visit(child)?;
+            }
+            match page.next {
+                Some(next) => after = Some(next),
+                None => return Ok(()),
+            }
+        }
     }
 }

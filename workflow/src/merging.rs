@@ -22,13 +22,24 @@ use crate::paths;
 use crate::permissions::check_may_approve;
 use crate::principal::Principal;
 use crate::resolutions::Resolutions;
-use crate::service::Workflow;
+use crate::service::{SuggestionLock, Workflow};
 use crate::suggestions::{Items, Status, Suggestion, SuggestionId};
 
 const RECONCILED: &[u8] = b"reconciled";
 
 /// How many times an approval merges again after losing a race for one of its items.
 const MERGE_ATTEMPTS: usize = 5;
+
+/// An open suggestion someone may approve or send back, with its items and the checked review
+/// that records the decision.
+struct Deciding<'a> {
+    /// Held until the new state is saved, so a second decision waits and then finds the
+    /// suggestion decided (a second approval finds it merged instead of appending again).
+    _lock: SuggestionLock<'a>,
+    suggestion: Suggestion,
+    items: Items,
+    review: ReviewDraft,
+}
 
 /// How far [`Workflow::reconcile`] has read the log.
 #[derive(Serialize, Deserialize)]
@@ -64,24 +75,13 @@ impl Workflow {
         id: SuggestionId,
         review: NewReview,
     ) -> Result<(Suggestion, ReviewId)> {
-        principal.require_write()?;
-        // Held until the suggestion is marked merged, so a second approval waits and then finds
-        // it merged instead of appending again.
-        let _lock = self.suggestion_lock(id.0);
-        let mut suggestion = self.require_suggestion(id)?;
-        if suggestion.status != Status::Open {
-            return Err(Error::State(format!(
-                "suggestion {id} is {}: only an open suggestion can be approved",
-                suggestion.status
-            )));
-        }
-        let items = self.suggestion_items(id)?;
-        if items.is_empty() {
-            return Err(Error::State(format!("suggestion {id} has no items")));
-        }
-        check_may_approve(principal, &suggestion, &Overlay::new(self, &items))?;
         let resolutions = review.resolutions.clone().unwrap_or_default();
-        let review = ReviewDraft::check(review, &suggestion, &items)?;
+        let Deciding {
+            _lock,
+            mut suggestion,
+            items,
+            review,
+        } = self.decide(principal, id, review, "approved")?;
 
         let mut attempt = 1;
         let appended = loop {
@@ -140,6 +140,39 @@ impl Workflow {
         Ok((suggestion, review))
     }
 
+    /// What approving and sending back both check first, in this order: a write token, an open
+    /// suggestion (`done` names what only an open one can be), its items, the principal's right
+    /// to approve it, and the review that records the decision.
+    fn decide(
+        &self,
+        principal: &Principal,
+        id: SuggestionId,
+        review: NewReview,
+        done: &str,
+    ) -> Result<Deciding<'_>> {
+        principal.require_write()?;
+        let lock = self.suggestion_lock(id.0);
+        let suggestion = self.require_suggestion(id)?;
+        if suggestion.status != Status::Open {
+            return Err(Error::State(format!(
+                "suggestion {id} is {}: only an open suggestion can be {done}",
+                suggestion.status
+            )));
+        }
+        let items = self.suggestion_items(id)?;
+        if items.is_empty() {
+            return Err(Error::State(format!("suggestion {id} has no items")));
+        }
+        check_may_approve(principal, &suggestion, &Overlay::new(self, &items))?;
+        let review = ReviewDraft::check(review, &suggestion, &items)?;
+        Ok(Deciding {
+            _lock: lock,
+            suggestion,
+            items,
+            review,
+        })
+    }
+
     /// One commit of the merged items, each expecting the head it was merged against.
     fn build_commit(
         &self,
@@ -186,18 +219,12 @@ impl Workflow {
         id: SuggestionId,
         review: NewReview,
     ) -> Result<(Suggestion, ReviewId)> {
-        principal.require_write()?;
-        let _lock = self.suggestion_lock(id.0);
-        let mut suggestion = self.require_suggestion(id)?;
-        if suggestion.status != Status::Open {
-            return Err(Error::State(format!(
-                "suggestion {id} is {}: only an open suggestion can be sent back",
-                suggestion.status
-            )));
-        }
-        let items = self.suggestion_items(id)?;
-        check_may_approve(principal, &suggestion, &Overlay::new(self, &items))?;
-        let review = ReviewDraft::check(review, &suggestion, &items)?;
+        let Deciding {
+            _lock,
+            mut suggestion,
+            review,
+            ..
+        } = self.decide(principal, id, review, "sent back")?;
         suggestion.status = Status::SentBack;
         let review =
             self.record_reviewed_state(principal, &suggestion, EventKind::SentBack, review)?;

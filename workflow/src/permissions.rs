@@ -12,9 +12,10 @@ use catalog_schemas::{Id, ItemType};
 use serde_json::Value;
 
 use crate::error::{Error, Result};
+use crate::handle::Handle;
 use crate::overlay::Overlay;
 use crate::principal::Principal;
-use crate::suggestions::{PostReview, Status, Suggestion};
+use crate::suggestions::{PostReview, Status, SuggestedItem, Suggestion};
 
 /// Types whose changes only a steward may approve.
 fn steward_only(ty: ItemType) -> bool {
@@ -66,6 +67,40 @@ pub(crate) fn keepers_of(overlay: &Overlay<'_>, set: Id) -> Result<Vec<String>> 
     })
 }
 
+/// True when `handle` keeps `set`.
+pub(crate) fn is_keeper(overlay: &Overlay<'_>, set: Id, handle: &Handle) -> Result<bool> {
+    Ok(keepers_of(overlay, set)?
+        .iter()
+        .any(|h| h == handle.as_str()))
+}
+
+/// The keepers of every set the suggestion touches, each once, in the order first named
+/// (handles that are not valid handles left out).
+pub(crate) fn keepers_of_touched_sets(overlay: &Overlay<'_>) -> Result<Vec<Handle>> {
+    let mut out: Vec<Handle> = Vec::new();
+    for set in touched_sets(overlay)? {
+        for keeper in keepers_of(overlay, set)? {
+            if let Ok(handle) = Handle::parse(&keeper)
+                && !out.contains(&handle)
+            {
+                out.push(handle);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The first item of the suggestion that is, or will be, of a type only stewards may approve.
+fn steward_only_item<'o>(overlay: &'o Overlay<'_>) -> Result<Option<&'o SuggestedItem>> {
+    for item in overlay.items().values() {
+        let main_ty = overlay.main(item.id)?.map(|(ty, _)| ty);
+        if steward_only(item.ty) || main_ty.is_some_and(steward_only) {
+            return Ok(Some(item));
+        }
+    }
+    Ok(None)
+}
+
 /// Refuses with `Forbidden` unless `principal` may approve this suggestion.
 pub(crate) fn check_may_approve(
     principal: &Principal,
@@ -91,14 +126,11 @@ pub(crate) fn check_may_approve(
             principal.handle, suggestion.id
         )));
     }
-    for item in overlay.items().values() {
-        let main_ty = overlay.main(item.id)?.map(|(ty, _)| ty);
-        if steward_only(item.ty) || main_ty.is_some_and(steward_only) {
-            return Err(Error::Forbidden(format!(
-                "suggestion {} changes {} ({}): only a steward may approve that",
-                suggestion.id, item.id, item.ty
-            )));
-        }
+    if let Some(item) = steward_only_item(overlay)? {
+        return Err(Error::Forbidden(format!(
+            "suggestion {} changes {} ({}): only a steward may approve that",
+            suggestion.id, item.id, item.ty
+        )));
     }
     require_keeper_of_all(principal, suggestion, overlay, "approve it")
 }
@@ -106,11 +138,8 @@ pub(crate) fn check_may_approve(
 /// True when the suggestion touches at least one set, changes no set or schema, and every set
 /// it touches has `policy: open`.
 pub(crate) fn open_sets_only(overlay: &Overlay<'_>) -> Result<bool> {
-    for item in overlay.items().values() {
-        let main_ty = overlay.main(item.id)?.map(|(ty, _)| ty);
-        if steward_only(item.ty) || main_ty.is_some_and(steward_only) {
-            return Ok(false);
-        }
+    if steward_only_item(overlay)?.is_some() {
+        return Ok(false);
     }
     let sets = touched_sets(overlay)?;
     if sets.is_empty() {
@@ -164,10 +193,7 @@ fn require_keeper_of_all(
         )));
     }
     for set in sets {
-        if !keepers_of(overlay, set)?
-            .iter()
-            .any(|h| h == principal.handle.as_str())
-        {
+        if !is_keeper(overlay, set, &principal.handle)? {
             return Err(Error::Forbidden(format!(
                 "@{} is not a keeper of set {set}",
                 principal.handle

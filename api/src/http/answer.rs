@@ -59,6 +59,13 @@ impl Answer {
         Ok(Answer::raw(body))
     }
 
+    /// The answer to a write: `value` with `status`, never kept by any cache.
+    pub fn written<T: Serialize>(value: &T, status: StatusCode) -> Result<Answer, ApiError> {
+        Ok(Answer::json(value)?
+            .status(status)
+            .cache(CacheClass::NoStore))
+    }
+
     /// Bytes that are already the JSON answer (stored items, stored commits).
     pub fn raw(body: impl Into<Bytes>) -> Answer {
         Answer {

@@ -12,7 +12,7 @@ use utoipa_axum::routes;
 
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, Json, OptionalJson, Path};
-use crate::http::answer::{Answer, CacheClass};
+use crate::http::answer::Answer;
 use crate::http::identity::{Reader, Writer};
 use crate::openapi_conversation::{Comment, TalkPage};
 use crate::state::AppState;
@@ -27,12 +27,6 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
 
 fn comment_id(raw: &str) -> Result<CommentId, ApiError> {
     Ok(CommentId(extract::number("comment id", raw, 1)?))
-}
-
-fn written<T: Serialize>(value: &T, status: StatusCode) -> Result<Answer, ApiError> {
-    Ok(Answer::json(value)?
-        .status(status)
-        .cache(CacheClass::NoStore))
 }
 
 #[derive(Serialize)]
@@ -51,9 +45,12 @@ async fn talk(
     Path(raw): Path<String>,
 ) -> Result<Answer, ApiError> {
     let entity = extract::id("id", &raw)?;
-    let wf = state.workflow.clone();
-    let comments = crate::blocking(move || wf.talk(entity)).await?;
-    Answer::json(&Talk { entity, comments })
+    state
+        .workflow_read(move |wf| {
+            let comments = wf.talk(entity)?;
+            Ok(Talk { entity, comments })
+        })
+        .await
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -83,9 +80,11 @@ async fn talk_post(
         parent: body.parent.map(CommentId),
         anchor: None,
     };
-    let wf = state.workflow.clone();
-    let c = crate::blocking(move || wf.comment(&who, Subject::Entity(entity), new)).await?;
-    written(&c, StatusCode::CREATED)
+    state
+        .workflow_write(StatusCode::CREATED, move |wf| {
+            wf.comment(&who, Subject::Entity(entity), new)
+        })
+        .await
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -108,9 +107,11 @@ async fn edit(
     Json(body): Json<CommentPatch>,
 ) -> Result<Answer, ApiError> {
     let id = comment_id(&raw)?;
-    let wf = state.workflow.clone();
-    let c = crate::blocking(move || wf.edit_comment(&who, id, &body.body)).await?;
-    written(&c, StatusCode::OK)
+    state
+        .workflow_write(StatusCode::OK, move |wf| {
+            wf.edit_comment(&who, id, &body.body)
+        })
+        .await
 }
 
 /// Hides a comment: its author or a steward may. Its words are no longer shown.
@@ -125,9 +126,9 @@ async fn hide(
     Path(raw): Path<String>,
 ) -> Result<Answer, ApiError> {
     let id = comment_id(&raw)?;
-    let wf = state.workflow.clone();
-    let c = crate::blocking(move || wf.hide_comment(&who, id)).await?;
-    written(&c, StatusCode::OK)
+    state
+        .workflow_write(StatusCode::OK, move |wf| wf.hide_comment(&who, id))
+        .await
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -152,7 +153,9 @@ async fn resolve(
 ) -> Result<Answer, ApiError> {
     let id = comment_id(&raw)?;
     let resolved = body.and_then(|b| b.resolved).unwrap_or(true);
-    let wf = state.workflow.clone();
-    let c = crate::blocking(move || wf.resolve_comment(&who, id, resolved)).await?;
-    written(&c, StatusCode::OK)
+    state
+        .workflow_write(StatusCode::OK, move |wf| {
+            wf.resolve_comment(&who, id, resolved)
+        })
+        .await
 }

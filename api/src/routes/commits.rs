@@ -43,11 +43,7 @@ fn key() -> ListKey {
 /// Where a page starts: the cursor's seq, else `since`, else the beginning.
 fn start(q: &CommitsQuery) -> Result<Seq, ApiError> {
     if let Some(c) = extract::cursor(&q.cursor, &q.after, &q.before) {
-        let raw = key().decode(c)?;
-        let bytes: [u8; 8] = raw
-            .try_into()
-            .map_err(|_| ApiError::BadRequest(format!("cursor {c:?} is not a commits cursor")))?;
-        return Ok(Seq(u64::from_be_bytes(bytes)));
+        return Ok(Seq(key().decode_number(c)?));
     }
     match q.since.as_deref() {
         Some(s) => Ok(Seq(extract::number("since", s, 0)?)),
@@ -70,7 +66,7 @@ async fn commits(
     let head = state.log.head();
     let last = page.last().map_or(since, |(seq, _)| *seq);
     // A full page short of the head has more after it; otherwise this is the newest page.
-    let next = (page.len() == limit && last < head).then(|| key().encode(&last.0.to_be_bytes()));
+    let next = (page.len() == limit && last < head).then(|| key().encode_number(last.0));
     let body = splice_list(
         "commits",
         page.iter().map(|(_, bytes)| bytes.as_slice()),

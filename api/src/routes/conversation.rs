@@ -6,16 +6,17 @@ use axum::http::StatusCode;
 use catalog_schemas::Id;
 use catalog_workflow::{
     Anchor, CommentId, Handle, NewComment, NewFieldComment, NewReview, Resolutions, Subject,
-    SuggestionEdit, SuggestionId, Verdict,
+    SuggestionEdit, Verdict,
 };
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::suggestions::suggestion_id;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, Json, Path};
-use crate::http::answer::{Answer, CacheClass};
+use crate::http::answer::Answer;
 use crate::http::identity::{Reader, Writer};
 use crate::openapi_answers::Suggestion;
 use crate::openapi_conversation::{AskedList, Comment, Conversation, ReviewOutcome};
@@ -29,16 +30,6 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(review))
         .routes(routes!(request_reviews))
         .routes(routes!(remove_review_request))
-}
-
-fn suggestion_id(raw: &str) -> Result<SuggestionId, ApiError> {
-    Ok(SuggestionId(extract::number("suggestion id", raw, 1)?))
-}
-
-fn written<T: Serialize>(value: &T, status: StatusCode) -> Result<Answer, ApiError> {
-    Ok(Answer::json(value)?
-        .status(status)
-        .cache(CacheClass::NoStore))
 }
 
 /// Reads a field that may be absent (`None`), `null` (`Some(None)`) or a value.
@@ -77,9 +68,11 @@ async fn edit(
         title: body.title,
         description: body.description,
     };
-    let wf = state.workflow.clone();
-    let s = crate::blocking(move || wf.edit_suggestion(&who, id, patch)).await?;
-    written(&s, StatusCode::OK)
+    state
+        .workflow_write(StatusCode::OK, move |wf| {
+            wf.edit_suggestion(&who, id, patch)
+        })
+        .await
 }
 
 /// The timeline in order (comments, reviews and events), who is asked to review, and the
@@ -93,9 +86,7 @@ async fn conversation(
     Path(raw): Path<String>,
 ) -> Result<Answer, ApiError> {
     let id = suggestion_id(&raw)?;
-    let wf = state.workflow.clone();
-    let c = crate::blocking(move || wf.conversation(id)).await?;
-    Answer::json(&c)
+    state.workflow_read(move |wf| wf.conversation(id)).await
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -139,9 +130,11 @@ async fn comment(
             field: a.field,
         }),
     };
-    let wf = state.workflow.clone();
-    let c = crate::blocking(move || wf.comment(&who, Subject::Changeset(id), new)).await?;
-    written(&c, StatusCode::CREATED)
+    state
+        .workflow_write(StatusCode::CREATED, move |wf| {
+            wf.comment(&who, Subject::Changeset(id), new)
+        })
+        .await
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -211,9 +204,9 @@ async fn review(
             .collect(),
         resolutions: body.resolutions,
     };
-    let wf = state.workflow.clone();
-    let done = crate::blocking(move || wf.review(&who, id, new)).await?;
-    written(&done, StatusCode::CREATED)
+    state
+        .workflow_write(StatusCode::CREATED, move |wf| wf.review(&who, id, new))
+        .await
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -240,11 +233,14 @@ async fn request_reviews(
     let reviewers = body
         .reviewers
         .iter()
-        .map(|h| Handle::parse(h).map_err(|e| ApiError::BadRequest(format!("reviewers: {e}"))))
+        .map(|h| extract::handle("reviewers", h))
         .collect::<Result<Vec<_>, _>>()?;
-    let wf = state.workflow.clone();
-    let asked = crate::blocking(move || wf.request_reviews(&who, id, &reviewers)).await?;
-    written(&Asked { asked }, StatusCode::OK)
+    state
+        .workflow_write(StatusCode::OK, move |wf| {
+            let asked = wf.request_reviews(&who, id, &reviewers)?;
+            Ok(Asked { asked })
+        })
+        .await
 }
 
 #[derive(Serialize)]
@@ -265,7 +261,10 @@ async fn remove_review_request(
 ) -> Result<Answer, ApiError> {
     let id = suggestion_id(&raw)?;
     let handle = Handle::parse(&handle)?;
-    let wf = state.workflow.clone();
-    let asked = crate::blocking(move || wf.remove_review_request(&who, id, &handle)).await?;
-    written(&Asked { asked }, StatusCode::OK)
+    state
+        .workflow_write(StatusCode::OK, move |wf| {
+            let asked = wf.remove_review_request(&who, id, &handle)?;
+            Ok(Asked { asked })
+        })
+        .await
 }

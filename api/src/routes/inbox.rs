@@ -1,7 +1,7 @@
 //! The signed-in person's inbox: lines newest first, the unread count, marking read or unread.
 
 use axum::extract::State;
-use axum::http::Uri;
+use axum::http::{StatusCode, Uri};
 use catalog_workflow::{
     InboxFilter, InboxQuery, InboxTarget, LineView, MarkInbox, Subject, Timestamp,
 };
@@ -13,7 +13,7 @@ use utoipa_axum::routes;
 use crate::cursor::{ListKey, ListKind};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Json, LimitRange, Query};
-use crate::http::answer::{Answer, CacheClass};
+use crate::http::answer::Answer;
 use crate::http::identity::{SignedIn, Writer};
 use crate::openapi_conversation::{InboxCount, InboxList, InboxMarked};
 use crate::state::AppState;
@@ -81,13 +81,7 @@ async fn list(
     let after = q
         .cursor
         .as_deref()
-        .map(|c| {
-            let raw = key.decode(c)?;
-            let bytes: [u8; 8] = raw.try_into().map_err(|_| {
-                ApiError::BadRequest(format!("cursor {c:?} is not an inbox cursor"))
-            })?;
-            Ok::<_, ApiError>(u64::from_be_bytes(bytes))
-        })
+        .map(|c| key.decode_number(c))
         .transpose()?;
     let query = InboxQuery {
         filter,
@@ -95,9 +89,10 @@ async fn list(
         before_time,
         limit,
     };
-    let wf = state.workflow.clone();
-    let page = crate::blocking(move || wf.inbox(&who, &query)).await?;
-    let next = page.next.map(|order| key.encode(&order.to_be_bytes()));
+    let page = state
+        .workflow_call(move |wf| wf.inbox(&who, &query))
+        .await?;
+    let next = page.next.map(|order| key.encode_number(order));
     let answer = Answer::json(&Lines {
         items: page.lines,
         next: next.clone(),
@@ -112,9 +107,12 @@ async fn list(
     responses((status = 200, body = InboxCount), (status = 401, body = ErrorBody)),
     security(("bearer" = []), ("session" = [])))]
 async fn count(State(state): State<AppState>, SignedIn(who): SignedIn) -> Result<Answer, ApiError> {
-    let wf = state.workflow.clone();
-    let unread = crate::blocking(move || wf.inbox_count(&who)).await?;
-    Answer::json(&serde_json::json!({ "unread": unread }))
+    state
+        .workflow_read(move |wf| {
+            let unread = wf.inbox_count(&who)?;
+            Ok(serde_json::json!({ "unread": unread }))
+        })
+        .await
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -163,7 +161,7 @@ async fn mark(
         target,
         unread: body.unread.unwrap_or(false),
     };
-    let wf = state.workflow.clone();
-    let marked = crate::blocking(move || wf.mark_inbox(&who, &mark)).await?;
-    Ok(Answer::json(&marked)?.cache(CacheClass::NoStore))
+    state
+        .workflow_write(StatusCode::OK, move |wf| wf.mark_inbox(&who, &mark))
+        .await
 }

@@ -12,7 +12,7 @@ use utoipa_axum::routes;
 
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, Json, Path, Query};
-use crate::http::answer::{Answer, CacheClass};
+use crate::http::answer::Answer;
 use crate::http::identity::{Reader, Writer};
 use crate::openapi_issues::{Issue, IssueList, IssueThread};
 use crate::state::AppState;
@@ -76,11 +76,9 @@ async fn create(
         labels: body.labels.unwrap_or_default(),
         private: body.private,
     };
-    let wf = state.workflow.clone();
-    let issue = crate::blocking(move || wf.open_issue(&who, new)).await?;
-    Ok(Answer::json(&issue)?
-        .status(StatusCode::CREATED)
-        .cache(CacheClass::NoStore))
+    state
+        .workflow_write(StatusCode::CREATED, move |wf| wf.open_issue(&who, new))
+        .await
 }
 
 /// The issues the caller may read, newest first, with open and closed counts.
@@ -94,12 +92,11 @@ async fn list(
 ) -> Result<Answer, ApiError> {
     let parsed = listing::parse(&q)?;
     let limit = ISSUES_LIMIT.parse(q.limit.as_deref())?;
-    let wf = state.workflow.clone();
-    let filter = parsed.filter;
-    let before = parsed.before;
-    let page =
-        crate::blocking(move || wf.list_issues(who.as_ref(), &filter, before, limit)).await?;
-    let next = page.next.map(|id| parsed.key.encode(&id.0.to_be_bytes()));
+    let (filter, before) = (parsed.filter, parsed.before);
+    let page = state
+        .workflow_call(move |wf| wf.list_issues(who.as_ref(), &filter, before, limit))
+        .await?;
+    let next = page.next.map(|id| parsed.key.encode_number(id.0));
     let answer = Answer::json(&listing::IssueListOut::new(page, next.clone()))?;
     Ok(answer
         .next_link(&uri, next.as_deref())
@@ -116,9 +113,9 @@ async fn get_one(
     Path(raw): Path<String>,
 ) -> Result<Answer, ApiError> {
     let number = thread_number(&raw)?;
-    let wf = state.workflow.clone();
-    let thread = crate::blocking(move || wf.issue_thread(who.as_ref(), number)).await?;
-    Answer::json(&thread)
+    state
+        .workflow_read(move |wf| wf.issue_thread(who.as_ref(), number))
+        .await
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -145,9 +142,9 @@ async fn set_state(
     Json(body): Json<StateBody>,
 ) -> Result<Answer, ApiError> {
     let number = thread_number(&raw)?;
-    let wf = state.workflow.clone();
-    let issue =
-        crate::blocking(move || wf.set_issue_state(&who, number, body.state, body.note.as_deref()))
-            .await?;
-    Ok(Answer::json(&issue)?.cache(CacheClass::NoStore))
+    state
+        .workflow_write(StatusCode::OK, move |wf| {
+            wf.set_issue_state(&who, number, body.state, body.note.as_deref())
+        })
+        .await
 }

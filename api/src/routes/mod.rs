@@ -12,6 +12,7 @@ mod browse;
 mod comments;
 mod commits;
 mod conversation;
+mod dates;
 mod entities;
 mod history;
 mod inbox;
@@ -30,6 +31,7 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(history::router())
         .merge(restore::router())
         .merge(lookup::router())
+        .merge(dates::router())
         .merge(browse::router())
         .merge(commits::router())
         .merge(suggestions::router())

@@ -11,7 +11,7 @@ use utoipa_axum::routes;
 
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, Json, Query};
-use crate::http::answer::{Answer, CacheClass};
+use crate::http::answer::Answer;
 use crate::http::identity::Writer;
 use crate::openapi_answers::{CatalogTree, OrganizePreview, Organized};
 use crate::routes::entities::found;
@@ -61,9 +61,9 @@ async fn tree(
         let rm = state.read_models.clone();
         found(id, crate::blocking(move || rm.item(id)).await?)?;
     }
-    let wf = state.workflow.clone();
-    let tree = crate::blocking(move || wf.catalog_tree(root, depth)).await?;
-    Answer::json(&tree)
+    state
+        .workflow_read(move |wf| wf.catalog_tree(root, depth))
+        .await
 }
 
 /// The operations, each an object naming its `op`:
@@ -111,9 +111,9 @@ async fn preview(
         description: body.description,
         apply: false,
     };
-    let wf = state.workflow.clone();
-    let preview = crate::blocking(move || wf.preview_organize(&who, &plan)).await?;
-    Ok(Answer::json(&preview)?.cache(CacheClass::NoStore))
+    state
+        .workflow_write(StatusCode::OK, move |wf| wf.preview_organize(&who, &plan))
+        .await
 }
 
 /// Saves a plan as one suggestion, open for review (or merged at once with `apply` by a steward).
@@ -132,11 +132,9 @@ async fn organize(
         description: body.description,
         apply: body.apply,
     };
-    let wf = state.workflow.clone();
-    let done = crate::blocking(move || wf.organize(&who, &plan)).await?;
-    Ok(Answer::json(&done)?
-        .status(StatusCode::CREATED)
-        .cache(CacheClass::NoStore))
+    state
+        .workflow_write(StatusCode::CREATED, move |wf| wf.organize(&who, &plan))
+        .await
 }
 
 #[cfg(test)]

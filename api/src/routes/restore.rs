@@ -12,7 +12,7 @@ use utoipa_axum::routes;
 use super::entities::path_id;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Json, Path};
-use crate::http::answer::{Answer, CacheClass};
+use crate::http::answer::Answer;
 use crate::http::identity::Writer;
 use crate::state::AppState;
 
@@ -57,13 +57,13 @@ async fn restore(
             "rev 0 is not a revision: revisions count from 1".into(),
         ));
     }
-    let wf = state.workflow.clone();
-    let s = crate::blocking(move || wf.restore(&who, id, Rev(body.rev))).await?;
-    let answer = RestoreAnswer {
-        suggestion: s.id.0,
-        number: s.number.0,
-    };
-    Ok(Answer::json(&answer)?
-        .status(StatusCode::CREATED)
-        .cache(CacheClass::NoStore))
+    state
+        .workflow_write(StatusCode::CREATED, move |wf| {
+            let s = wf.restore(&who, id, Rev(body.rev))?;
+            Ok(RestoreAnswer {
+                suggestion: s.id.0,
+                number: s.number.0,
+            })
+        })
+        .await
 }

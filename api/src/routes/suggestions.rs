@@ -16,7 +16,7 @@ use utoipa_axum::routes;
 
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, Json, Path, Query};
-use crate::http::answer::{Answer, CacheClass};
+use crate::http::answer::Answer;
 use crate::http::identity::{Reader, Writer};
 use crate::openapi_answers::{CreatedDraft, SuggestedItem, Suggestion};
 use crate::openapi_conversation::ReviewView;
@@ -49,15 +49,6 @@ pub(super) fn suggestion_id(raw: &str) -> Result<SuggestionId, ApiError> {
     Ok(SuggestionId(extract::number("suggestion id", raw, 1)?))
 }
 
-pub(super) fn written<T: serde::Serialize>(
-    value: &T,
-    status: StatusCode,
-) -> Result<Answer, ApiError> {
-    Ok(Answer::json(value)?
-        .status(status)
-        .cache(CacheClass::NoStore))
-}
-
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct NewDraft {
@@ -75,11 +66,11 @@ async fn create(
     Writer(who): Writer,
     Json(body): Json<NewDraft>,
 ) -> Result<Answer, ApiError> {
-    let wf = state.workflow.clone();
-    let created =
-        crate::blocking(move || wf.create_draft(&who, &body.title, body.description.as_deref()))
-            .await?;
-    written(&created, StatusCode::CREATED)
+    state
+        .workflow_write(StatusCode::CREATED, move |wf| {
+            wf.create_draft(&who, &body.title, body.description.as_deref())
+        })
+        .await
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -118,9 +109,9 @@ async fn put_item(
             data => Some(data),
         },
     };
-    let wf = state.workflow.clone();
-    let view = crate::blocking(move || wf.put_item(&who, id, put)).await?;
-    written(&view, StatusCode::OK)
+    state
+        .workflow_write(StatusCode::OK, move |wf| wf.put_item(&who, id, put))
+        .await
 }
 
 /// Shared shape of the transitions that take no body.
@@ -139,9 +130,9 @@ macro_rules! transition {
             Path(raw): Path<String>,
         ) -> Result<Answer, ApiError> {
             let id = suggestion_id(&raw)?;
-            let wf = state.workflow.clone();
-            let s = crate::blocking(move || wf.$method(&who, id)).await?;
-            written(&s, StatusCode::OK)
+            state
+                .workflow_write(StatusCode::OK, move |wf| wf.$method(&who, id))
+                .await
         }
     };
 }
@@ -200,9 +191,9 @@ async fn quick(
         title: body.title,
         note: body.note,
     };
-    let wf = state.workflow.clone();
-    let s = crate::blocking(move || wf.quick_fix(&who, fix)).await?;
-    written(&s, StatusCode::CREATED)
+    state
+        .workflow_write(StatusCode::CREATED, move |wf| wf.quick_fix(&who, fix))
+        .await
 }
 
 /// The review view: the suggestion and its items as they will be, each item before and after
@@ -216,9 +207,7 @@ async fn get_one(
     Path(raw): Path<String>,
 ) -> Result<Answer, ApiError> {
     let id = suggestion_id(&raw)?;
-    let wf = state.workflow.clone();
-    let view = crate::blocking(move || wf.review_view(id)).await?;
-    Answer::json(&view)
+    state.workflow_read(move |wf| wf.review_view(id)).await
 }
 
 /// The suggestion list, newest first, with open and closed counts; drafts are never listed.
@@ -231,11 +220,11 @@ async fn list(
 ) -> Result<Answer, ApiError> {
     let parsed = listing::parse(&q)?;
     let limit = SUGGESTIONS_LIMIT.parse(q.limit.as_deref())?;
-    let wf = state.workflow.clone();
-    let filter = parsed.filter;
-    let before = parsed.before;
-    let page = crate::blocking(move || wf.list_suggestions(&filter, before, limit)).await?;
-    let next = page.next.map(|id| parsed.key.encode(&id.0.to_be_bytes()));
+    let (filter, before) = (parsed.filter, parsed.before);
+    let page = state
+        .workflow_call(move |wf| wf.list_suggestions(&filter, before, limit))
+        .await?;
+    let next = page.next.map(|id| parsed.key.encode_number(id.0));
     let answer = Answer::json(&SuggestionList::new(page, next.clone()))?;
     Ok(answer.next_link(&uri, next.as_deref()))
 }

@@ -48,9 +48,12 @@ async fn find(
 ) -> Result<Answer, ApiError> {
     let limit = THREADS_LIMIT.parse(q.limit.as_deref())?;
     let text = q.q.unwrap_or_default();
-    let wf = state.workflow.clone();
-    let items = crate::blocking(move || wf.find_threads(who.as_ref(), &text, limit)).await?;
-    Answer::json(&Found { items })
+    state
+        .workflow_read(move |wf| {
+            let items = wf.find_threads(who.as_ref(), &text, limit)?;
+            Ok(Found { items })
+        })
+        .await
 }
 
 /// Which of the two a number is, with its id, title and state.
@@ -63,7 +66,7 @@ async fn get_one(
     Path(raw): Path<String>,
 ) -> Result<Answer, ApiError> {
     let number = thread_number(&raw)?;
-    let wf = state.workflow.clone();
-    let thread = crate::blocking(move || wf.thread(who.as_ref(), number)).await?;
-    Answer::json(&thread)
+    state
+        .workflow_read(move |wf| wf.thread(who.as_ref(), number))
+        .await
 }

@@ -13,7 +13,7 @@ use crate::handle::Handle;
 use crate::inbox::{Audience, Reason};
 use crate::kv::REVIEW_REQUESTS;
 use crate::overlay::Overlay;
-use crate::permissions::{check_may_approve, keepers_of, touched_sets};
+use crate::permissions::{check_may_approve, keepers_of_touched_sets};
 use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::subject::Subject;
@@ -175,19 +175,10 @@ impl Workflow {
 
     /// The keepers of every set the suggestion touches who have an account, but not its author.
     fn keepers_to_ask(&self, suggestion: &Suggestion, items: &Items) -> Result<Vec<Handle>> {
-        let overlay = Overlay::new(self, items);
-        let mut out: Vec<Handle> = Vec::new();
-        for set in touched_sets(&overlay)? {
-            for keeper in keepers_of(&overlay, set)? {
-                let Ok(handle) = Handle::parse(&keeper) else {
-                    continue;
-                };
-                if handle != suggestion.author
-                    && !out.contains(&handle)
-                    && self.account_by_handle(&handle)?.is_some()
-                {
-                    out.push(handle);
-                }
+        let mut out = Vec::new();
+        for handle in keepers_of_touched_sets(&Overlay::new(self, items))? {
+            if handle != suggestion.author && self.account_by_handle(&handle)?.is_some() {
+                out.push(handle);
             }
         }
         Ok(out)

@@ -9,7 +9,7 @@ use catalog_projector::Lookup;
 use crate::error::Result;
 use crate::issues::record::Issue;
 use crate::overlay::{Overlay, stored_data};
-use crate::permissions::{keepers_of, sets_of};
+use crate::permissions::{is_keeper, sets_of};
 use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::suggestions::Items;
@@ -38,10 +38,7 @@ impl Workflow {
         let none = Items::new();
         let overlay = Overlay::new(self, &none);
         for set in sets_of(&stored_data(&stored)?) {
-            if keepers_of(&overlay, set)?
-                .iter()
-                .any(|h| h == principal.handle.as_str())
-            {
+            if is_keeper(&overlay, set, &principal.handle)? {
                 return Ok(true);
             }
         }

@@ -205,6 +205,14 @@ impl<'a> Draft<'a> {
         Ok(found)
     }
 
+    /// The revision main has of the item: what a change to it expects to find.
+    fn main_rev(&self, id: Id) -> Result<Option<Rev>> {
+        Ok(match self.main(id)? {
+            Main::Live { rev, .. } => Some(rev),
+            _ => None,
+        })
+    }
+
     /// The item as the plan leaves it so far; `None` when it is gone or never was.
     pub fn current(&self, id: Id) -> Result<Option<(ItemType, Value)>> {
         if let Some(item) = self.items.get(&id) {
@@ -284,10 +292,7 @@ impl<'a> Draft<'a> {
                 item.merged_into = None;
             }
             None => {
-                let base = match self.main(id)? {
-                    Main::Live { rev, .. } => Some(rev),
-                    _ => None,
-                };
+                let base = self.main_rev(id)?;
                 self.items.insert(
                     id,
                     SuggestedItem {
@@ -323,10 +328,7 @@ impl<'a> Draft<'a> {
     ) -> Result<()> {
         let base = match self.items.get(&id) {
             Some(item) => item.base,
-            None => match self.main(id)? {
-                Main::Live { rev, .. } => Some(rev),
-                _ => None,
-            },
+            None => self.main_rev(id)?,
         };
         self.items.insert(
             id,

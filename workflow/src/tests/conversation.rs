@@ -1,10 +1,10 @@
 //! The conversation: given a keeper's set and an editor's suggestion, when people comment,
 //! review, ask and rename, then the timeline, the review view and the list say so.
 
-use catalog_schemas::{Id, ItemType};
+use catalog_schemas::ItemType;
 use serde_json::{Value, json};
 
-use super::suggestions::{World, new_item, topic};
+use super::{World, new_item, topic};
 use crate::{
     Anchor, ChangeAction, Error, EventKind, Handle, NewComment, NewFieldComment, NewReview, Scopes,
     Status, Subject, SuggestionEdit, SuggestionId, TimelineItem, Verdict,
@@ -12,18 +12,6 @@ use crate::{
 
 fn h(s: &str) -> Handle {
     Handle::parse(s).unwrap()
-}
-
-/// An open suggestion by the editor adding one topic to the keeper's set.
-pub(super) fn open_topic(w: &World, slug: &str) -> (SuggestionId, Id) {
-    let wf = &w.h.wf;
-    let id = wf.create_draft(&w.editor, "add a topic", None).unwrap().id;
-    let item = wf
-        .put_item(&w.editor, id, new_item(ItemType::Topic, topic(w.set, slug)))
-        .unwrap()
-        .id;
-    wf.submit(&w.editor, id).unwrap();
-    (id, item)
 }
 
 pub(super) fn say(body: &str) -> NewComment {
@@ -63,7 +51,7 @@ fn review(verdict: Verdict, body: Option<&str>, comments: Vec<NewFieldComment>) 
 #[test]
 fn submit_asks_the_keepers_and_says_so() {
     let w = World::new();
-    let (s, _) = open_topic(&w, "joy");
+    let (s, _) = w.open_topic("joy");
     let c = w.h.wf.conversation(s).unwrap();
     assert_eq!(
         c.asked
@@ -98,7 +86,7 @@ fn a_bots_suggestion_asks_no_keeper() {
 fn request_changes_then_resubmit_asks_the_reviewer_again() {
     let w = World::new();
     let wf = &w.h.wf;
-    let (s, item) = open_topic(&w, "joy");
+    let (s, item) = w.open_topic("joy");
     let note = NewFieldComment {
         entity: item,
         field: "name".into(),
@@ -151,7 +139,7 @@ fn request_changes_then_resubmit_asks_the_reviewer_again() {
 fn approving_review_merges_and_keeps_its_note() {
     let w = World::new();
     let wf = &w.h.wf;
-    let (s, _) = open_topic(&w, "joy");
+    let (s, _) = w.open_topic("joy");
     let done = wf
         .review(&w.keeper, s, review(Verdict::Approve, Some("good"), vec![]))
         .unwrap();
@@ -172,7 +160,7 @@ fn approving_review_merges_and_keeps_its_note() {
         Some(TimelineItem::Event(e)) if e.kind == EventKind::Merged { commit } && e.actor == Some(h("keeper"))
     ));
     // The plain operation records a bare review too.
-    let (t, _) = open_topic(&w, "awe");
+    let (t, _) = w.open_topic("awe");
     wf.approve(&w.keeper, t, &crate::Resolutions::none())
         .unwrap();
     let reviews = wf.review_view(t).unwrap().reviews;
@@ -187,7 +175,7 @@ fn approving_review_merges_and_keeps_its_note() {
 fn refused_reviews_write_nothing() {
     let w = World::new();
     let wf = &w.h.wf;
-    let (s, item) = open_topic(&w, "joy");
+    let (s, item) = w.open_topic("joy");
     let before = names(&w, s);
     let elsewhere = NewFieldComment {
         entity: w.set,
@@ -238,7 +226,7 @@ fn comment_reviews_only_while_reviewable() {
         wf.review(&w.keeper, draft, r.clone()),
         Err(Error::State(_))
     ));
-    let (s, _) = open_topic(&w, "joy");
+    let (s, _) = w.open_topic("joy");
     // Anyone signed in may leave a comment review, the author too.
     wf.review(&w.editor, s, r.clone()).unwrap();
     wf.review(&w.steward, s, r.clone()).unwrap();
@@ -250,8 +238,8 @@ fn comment_reviews_only_while_reviewable() {
 fn comments_reply_anchor_and_reference() {
     let w = World::new();
     let wf = &w.h.wf;
-    let (a, item) = open_topic(&w, "joy");
-    let (b, _) = open_topic(&w, "awe");
+    let (a, item) = w.open_topic("joy");
+    let (b, _) = w.open_topic("awe");
     let number_a = wf.get(a).unwrap().suggestion.number;
     let first = wf
         .comment(
@@ -328,7 +316,7 @@ fn comments_reply_anchor_and_reference() {
 fn edit_hide_and_resolve_rules() {
     let w = World::new();
     let wf = &w.h.wf;
-    let (s, item) = open_topic(&w, "joy");
+    let (s, item) = w.open_topic("joy");
     let stranger = w.h.writer("stranger", false);
     let anchored = wf
         .comment(
@@ -403,7 +391,7 @@ fn edit_hide_and_resolve_rules() {
 fn renaming_is_an_event_and_stops_at_merge() {
     let w = World::new();
     let wf = &w.h.wf;
-    let (s, _) = open_topic(&w, "joy");
+    let (s, _) = w.open_topic("joy");
     let edit = |title: Option<&str>, description: Option<Option<&str>>| SuggestionEdit {
         title: title.map(str::to_string),
         description: description.map(|d| d.map(str::to_string)),
@@ -467,7 +455,7 @@ fn renaming_is_an_event_and_stops_at_merge() {
 fn review_requests_by_hand() {
     let w = World::new();
     let wf = &w.h.wf;
-    let (s, _) = open_topic(&w, "joy");
+    let (s, _) = w.open_topic("joy");
     let other = w.h.writer("other", false);
     let asked = |wf: &crate::Workflow| -> Vec<String> {
         wf.review_requests(s)
@@ -523,7 +511,7 @@ fn review_requests_by_hand() {
 fn the_review_view_shows_before_after_and_notes() {
     let w = World::new();
     let wf = &w.h.wf;
-    let (s, item) = open_topic(&w, "joy");
+    let (s, item) = w.open_topic("joy");
     wf.approve(&w.keeper, s, &crate::Resolutions::none())
         .unwrap();
     let mut data: Value = topic(w.set, "joy");
@@ -576,7 +564,7 @@ fn the_review_view_shows_before_after_and_notes() {
 fn the_list_counts_come_from_the_conversation() {
     let w = World::new();
     let wf = &w.h.wf;
-    let (s, _) = open_topic(&w, "joy");
+    let (s, _) = w.open_topic("joy");
     wf.comment(&w.steward, Subject::Changeset(s), say("one"))
         .unwrap();
     wf.review(
@@ -605,27 +593,9 @@ fn the_list_counts_come_from_the_conversation() {
 
 #[test]
 fn a_merge_settled_after_a_crash_is_on_the_timeline() {
-    use catalog_log_core::{Expect, NewChange, NewCommit};
     let w = World::new();
-    let (s, _) = open_topic(&w, "joy");
-    let item = w.h.wf.get(s).unwrap().items[0].clone();
-    let commit =
-        w.h.log
-            .append(NewCommit {
-                message: "add a topic".into(),
-                merged_by: "keeper".into(),
-                author: "editor".into(),
-                suggestion: Some(s.0),
-                changes: vec![NewChange {
-                    id: item.id,
-                    ty: item.ty,
-                    path: item.path.clone(),
-                    data: item.data.clone(),
-                    merged_into: None,
-                    expect: Expect::Absent,
-                }],
-            })
-            .unwrap();
+    let (s, _) = w.open_topic("joy");
+    let commit = w.h.commit_behind_workflow(s);
     let reopened =
         crate::Workflow::open(&w.h.store, &w.h.log, &w.h.projector, &w.h.read_models).unwrap();
     let last = reopened.conversation(s).unwrap().timeline.pop();

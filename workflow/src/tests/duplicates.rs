@@ -4,7 +4,7 @@
 use catalog_schemas::{Id, ItemType};
 use serde_json::{Value, json};
 
-use super::suggestions::{World, change, merge, new_item, topic};
+use super::{World, change, new_item, topic};
 use crate::{Check, CheckName, CheckStatus, Resolutions, Status, SuggestionId};
 
 fn event(w: &World, he: &str, date: &str) -> Value {
@@ -30,15 +30,10 @@ fn submit(w: &World, puts: Vec<crate::PutItem>) -> (SuggestionId, Check) {
 #[test]
 fn an_event_differing_only_in_niqqud_warns_names_the_other_and_still_merges() {
     let w = World::new();
-    let first = merge(
-        &w.h.wf,
-        &w.editor,
-        &w.keeper,
-        vec![new_item(
-            ItemType::Event,
-            event(&w, "התוועדות י״ט כסלו", "5785-03-19"),
-        )],
-    )[0];
+    let first = w.merge(vec![new_item(
+        ItemType::Event,
+        event(&w, "התוועדות י״ט כסלו", "5785-03-19"),
+    )])[0];
 
     let (id, check) = submit(
         &w,
@@ -73,15 +68,10 @@ fn an_event_differing_only_in_niqqud_warns_names_the_other_and_still_merges() {
 #[test]
 fn an_event_on_another_day_passes() {
     let w = World::new();
-    merge(
-        &w.h.wf,
-        &w.editor,
-        &w.keeper,
-        vec![new_item(
-            ItemType::Event,
-            event(&w, "התוועדות", "5785-03-19"),
-        )],
-    );
+    w.merge(vec![new_item(
+        ItemType::Event,
+        event(&w, "התוועדות", "5785-03-19"),
+    )]);
     let (_, check) = submit(
         &w,
         vec![new_item(
@@ -124,15 +114,10 @@ fn two_new_items_of_one_suggestion_that_match_warn() {
 #[test]
 fn an_item_changed_but_not_renamed_is_not_its_own_duplicate() {
     let w = World::new();
-    let ids = merge(
-        &w.h.wf,
-        &w.editor,
-        &w.keeper,
-        vec![new_item(
-            ItemType::Event,
-            event(&w, "התוועדות", "5785-03-19"),
-        )],
-    );
+    let ids = w.merge(vec![new_item(
+        ItemType::Event,
+        event(&w, "התוועדות", "5785-03-19"),
+    )]);
     let mut changed = event(&w, "התוועדות", "5785-03-19");
     changed["occasion"] = json!("יט כסלו");
     let (_, check) = submit(&w, vec![change(ids[0], Some(changed))]);

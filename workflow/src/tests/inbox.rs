@@ -1,8 +1,8 @@
 //! The inbox: given people taking part in a suggestion, when things happen, then the right
 //! people get lines with the right reasons, folded while unread, never for their own action.
 
-use super::conversation::{open_topic, say};
-use super::suggestions::World;
+use super::World;
+use super::conversation::say;
 use crate::{
     Error, Handle, InboxFilter, InboxQuery, InboxTarget, LineView, MarkInbox, NewReview, Principal,
     Reason, Subject, Verdict,
@@ -42,7 +42,7 @@ fn reasons(lines: &[LineView]) -> Vec<(Reason, u64)> {
 fn each_action_tells_the_right_people_once() {
     let w = World::new();
     let wf = &w.h.wf;
-    let (s, _) = open_topic(&w, "joy");
+    let (s, _) = w.open_topic("joy");
     // Submitting asked the keeper; the editor did it and hears nothing.
     assert_eq!(reasons(&all(&w, &w.keeper)), [(Reason::ReviewRequested, 1)]);
     assert!(all(&w, &w.editor).is_empty());
@@ -86,8 +86,8 @@ fn each_action_tells_the_right_people_once() {
 fn unread_lines_fold_and_move_up() {
     let w = World::new();
     let wf = &w.h.wf;
-    let (a, _) = open_topic(&w, "joy");
-    let (b, _) = open_topic(&w, "awe");
+    let (a, _) = w.open_topic("joy");
+    let (b, _) = w.open_topic("awe");
     wf.comment(&w.steward, Subject::Changeset(a), say("one"))
         .unwrap();
     wf.comment(&w.steward, Subject::Changeset(b), say("on b"))
@@ -133,8 +133,8 @@ fn unread_lines_fold_and_move_up() {
 fn marking_by_ids_subject_all_and_back() {
     let w = World::new();
     let wf = &w.h.wf;
-    let (a, _) = open_topic(&w, "joy");
-    let (b, _) = open_topic(&w, "awe");
+    let (a, _) = w.open_topic("joy");
+    let (b, _) = w.open_topic("awe");
     for (s, body) in [(a, "x"), (b, "y")] {
         wf.comment(&w.steward, Subject::Changeset(s), say(body))
             .unwrap();
@@ -216,7 +216,7 @@ fn pages_run_newest_first() {
     let wf = &w.h.wf;
     let mut subjects = Vec::new();
     for slug in ["a1", "a2", "a3", "a4", "a5"] {
-        let (s, _) = open_topic(&w, slug);
+        let (s, _) = w.open_topic(slug);
         wf.comment(&w.steward, Subject::Changeset(s), say("hello"))
             .unwrap();
         subjects.push(Subject::Changeset(s));

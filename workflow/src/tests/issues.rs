@@ -1,7 +1,6 @@
-use catalog_log_core::{Expect, NewChange, NewCommit};
 use catalog_schemas::{Id, ItemType};
 
-use super::suggestions::{World, merge, new_item, topic};
+use super::{World, new_item, topic};
 use crate::kv::{META, THREADS};
 use crate::{
     Error, Happened, IssueFilter, IssueQuery, IssueState, IssueStateFilter, NewIssue, Principal,
@@ -14,16 +13,6 @@ fn issue(title: &str) -> NewIssue {
         title: title.into(),
         ..NewIssue::default()
     }
-}
-
-/// A topic in the world's set, whose keeper is `keeper`.
-fn a_topic(w: &World, slug: &str) -> Id {
-    merge(
-        &w.h.wf,
-        &w.editor,
-        &w.keeper,
-        vec![new_item(ItemType::Topic, topic(w.set, slug))],
-    )[0]
 }
 
 /// An open suggestion by the editor adding a topic, with `description`.
@@ -118,7 +107,7 @@ fn opening_checks_what_it_is_given() {
         wf.open_issue(&w.editor, missing),
         Err(Error::NotFound(_))
     ));
-    let topic = a_topic(&w, "joy");
+    let topic = w.merged_topic("joy");
     let rights = wf
         .open_issue(
             &w.editor,
@@ -203,7 +192,7 @@ fn who_may_close_and_reopen() {
     let w = World::new();
     let wf = &w.h.wf;
     let stranger = w.h.writer("stranger", false);
-    let topic = a_topic(&w, "joy");
+    let topic = w.merged_topic("joy");
     let about = wf
         .open_issue(
             &w.editor,
@@ -241,7 +230,7 @@ fn private_issues_only_for_those_who_may_read_them() {
     let w = World::new();
     let wf = &w.h.wf;
     let stranger = w.h.writer("stranger", false);
-    let topic = a_topic(&w, "joy");
+    let topic = w.merged_topic("joy");
     let secret = wf
         .open_issue(
             &w.editor,
@@ -292,7 +281,7 @@ fn private_issues_only_for_those_who_may_read_them() {
 fn filters_counts_and_pages() {
     let w = World::new();
     let wf = &w.h.wf;
-    let topic = a_topic(&w, "joy");
+    let topic = w.merged_topic("joy");
     let a = wf
         .open_issue(
             &w.editor,
@@ -471,26 +460,9 @@ fn a_merge_that_landed_before_a_crash_still_closes_its_issues() {
     let wf = &w.h.wf;
     let n = wf.open_issue(&w.editor, issue("one")).unwrap().issue.number;
     let (s, s_number) = open_suggestion(&w, "joy", &format!("Fixes #{}", n.0));
-    let item = wf.get(s).unwrap().items[0].clone();
     // The commit is appended and the suggestion even marked merged, but the process dies
     // before the issue is closed.
-    let commit =
-        w.h.log
-            .append(NewCommit {
-                message: "add a topic".into(),
-                merged_by: "keeper".into(),
-                author: "editor".into(),
-                suggestion: Some(s.0),
-                changes: vec![NewChange {
-                    id: item.id,
-                    ty: item.ty,
-                    path: item.path.clone(),
-                    data: item.data.clone(),
-                    merged_into: None,
-                    expect: Expect::Absent,
-                }],
-            })
-            .unwrap();
+    let commit = w.h.commit_behind_workflow(s);
     let mut marked = wf.suggestion(s).unwrap().unwrap();
     marked.status = Status::Merged;
     marked.merged_commit = Some(commit.seq);

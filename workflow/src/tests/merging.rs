@@ -7,7 +7,7 @@ use catalog_log_core::Rev;
 use catalog_schemas::{Id, ItemType};
 use serde_json::{Value, json};
 
-use super::suggestions::{World, change, merge, new_item, topic};
+use super::{World, change, merge, new_item, topic};
 use crate::{Error, Resolution, Resolutions, Side, Status, SuggestionId};
 
 fn data(w: &World, id: Id) -> Option<Value> {
@@ -53,26 +53,16 @@ fn changes_to_different_fields_of_one_item_merge() {
     let w = World::new();
     let wf = &w.h.wf;
     let joy = topic(w.set, "joy");
-    let id = merge(
-        wf,
-        &w.editor,
-        &w.keeper,
-        vec![new_item(ItemType::Topic, joy.clone())],
-    )[0];
+    let id = w.merged_topic("joy");
     let s = propose(
         &w,
         id,
         Some(with(joy.clone(), "note", json!("from the suggestion"))),
     );
-    merge(
-        wf,
-        &w.editor,
-        &w.keeper,
-        vec![change(
-            id,
-            Some(with(joy.clone(), "slug", json!("gladness"))),
-        )],
-    );
+    w.merge(vec![change(
+        id,
+        Some(with(joy.clone(), "slug", json!("gladness"))),
+    )]);
     let main_rev = head_rev(&w, id);
     let merged = wf.approve(&w.keeper, s, &Resolutions::none()).unwrap();
     assert_eq!(merged.status, Status::Merged);
@@ -93,12 +83,7 @@ fn resolutions_settle_clashes_and_must_name_real_ones() {
     let w = World::new();
     let wf = &w.h.wf;
     let joy = topic(w.set, "joy");
-    let id = merge(
-        wf,
-        &w.editor,
-        &w.keeper,
-        vec![new_item(ItemType::Topic, joy.clone())],
-    )[0];
+    let id = w.merged_topic("joy");
     let s = propose(
         &w,
         id,
@@ -113,12 +98,7 @@ fn resolutions_settle_clashes_and_must_name_real_ones() {
         "note",
         json!("theirs"),
     );
-    merge(
-        wf,
-        &w.editor,
-        &w.keeper,
-        vec![change(id, Some(theirs.clone()))],
-    );
+    w.merge(vec![change(id, Some(theirs.clone()))]);
     let head = w.h.log.head();
 
     assert_eq!(
@@ -167,15 +147,10 @@ fn an_edit_against_a_delete_clashes_on_the_whole_item() {
     let w = World::new();
     let wf = &w.h.wf;
     let joy = topic(w.set, "joy");
-    let id = merge(
-        wf,
-        &w.editor,
-        &w.keeper,
-        vec![new_item(ItemType::Topic, joy.clone())],
-    )[0];
+    let id = w.merged_topic("joy");
     let edited = with(joy.clone(), "note", json!("kept alive"));
     let s = propose(&w, id, Some(edited.clone()));
-    merge(wf, &w.editor, &w.keeper, vec![change(id, None)]);
+    w.merge(vec![change(id, None)]);
     match wf.approve(&w.keeper, s, &Resolutions::none()) {
         Err(Error::Conflict(c)) => {
             assert_eq!(c.len(), 1);
@@ -200,12 +175,7 @@ fn an_approval_that_loses_the_race_for_an_item_merges_again() {
     let w = World::new();
     let wf = &w.h.wf;
     let joy = topic(w.set, "joy");
-    let id = merge(
-        wf,
-        &w.editor,
-        &w.keeper,
-        vec![new_item(ItemType::Topic, joy.clone())],
-    )[0];
+    let id = w.merged_topic("joy");
     let s = propose(&w, id, Some(with(joy.clone(), "note", json!("ours"))));
     // Between computing its merge and appending it, someone commits to the same item.
     let (other_wf, editor, keeper, racer) = (
@@ -245,7 +215,7 @@ fn a_large_suggestion_merging_holds_up_no_other_suggestion() {
             .unwrap();
     }
     wf.submit(&w.editor, big).unwrap();
-    let small = propose_new(&w, "meanwhile");
+    let small = w.open_topic("meanwhile").0;
 
     // While the import sits between its merge and its append, another suggestion merges.
     let (other_wf, keeper) = (wf.clone(), w.keeper.clone());
@@ -270,32 +240,17 @@ fn a_large_suggestion_merging_holds_up_no_other_suggestion() {
     assert!(small_took < whole, "{small_took:?} of {whole:?}");
 }
 
-/// An open suggestion by the editor adding a topic with this slug.
-fn propose_new(w: &World, slug: &str) -> SuggestionId {
-    let s = w.h.wf.create_draft(&w.editor, "a topic", None).unwrap().id;
-    w.h.wf
-        .put_item(&w.editor, s, new_item(ItemType::Topic, topic(w.set, slug)))
-        .unwrap();
-    w.h.wf.submit(&w.editor, s).unwrap();
-    s
-}
-
 #[test]
 fn a_revert_keeps_later_changes_to_other_fields() {
     let w = World::new();
     let wf = &w.h.wf;
     let joy = topic(w.set, "joy");
-    let id = merge(
-        wf,
-        &w.editor,
-        &w.keeper,
-        vec![new_item(ItemType::Topic, joy.clone())],
-    )[0];
+    let id = w.merged_topic("joy");
     let noted = with(joy.clone(), "note", json!("to be undone"));
     let s = propose(&w, id, Some(noted.clone()));
     wf.approve(&w.keeper, s, &Resolutions::none()).unwrap();
     let later = with(noted, "slug", json!("gladness"));
-    merge(wf, &w.editor, &w.keeper, vec![change(id, Some(later))]);
+    w.merge(vec![change(id, Some(later))]);
 
     // An editor's revert stays open for review.
     let open = wf.revert(&w.editor, s).unwrap();
@@ -317,7 +272,7 @@ fn a_revert_keeps_later_changes_to_other_fields() {
 fn a_stewards_revert_of_a_creation_merges_at_once_and_frees_the_path() {
     let w = World::new();
     let wf = &w.h.wf;
-    let s = propose_new(&w, "fleeting");
+    let s = w.open_topic("fleeting").0;
     wf.approve(&w.keeper, s, &Resolutions::none()).unwrap();
     let id = wf.get(s).unwrap().items[0].id;
     let done = wf.revert(&w.steward, s).unwrap();
@@ -325,7 +280,7 @@ fn a_stewards_revert_of_a_creation_merges_at_once_and_frees_the_path() {
     assert!(done.conflicts.is_empty());
     assert_eq!(data(&w, id), None);
     // The path is free for a new item.
-    let again = propose_new(&w, "fleeting");
+    let again = w.open_topic("fleeting").0;
     let view = wf.get(again).unwrap();
     assert_eq!(view.items[0].path.as_deref(), Some("/topics/fleeting"));
     wf.approve(&w.keeper, again, &Resolutions::none()).unwrap();
@@ -335,7 +290,7 @@ fn a_stewards_revert_of_a_creation_merges_at_once_and_frees_the_path() {
 fn only_merged_suggestions_are_reverted_and_clashing_reverts_stay_open() {
     let w = World::new();
     let wf = &w.h.wf;
-    let open = propose_new(&w, "waiting");
+    let open = w.open_topic("waiting").0;
     assert!(matches!(wf.revert(&w.steward, open), Err(Error::State(_))));
     assert!(matches!(
         wf.revert(&w.steward, SuggestionId(9999)),
@@ -343,21 +298,11 @@ fn only_merged_suggestions_are_reverted_and_clashing_reverts_stay_open() {
     ));
 
     let joy = topic(w.set, "joy");
-    let id = merge(
-        wf,
-        &w.editor,
-        &w.keeper,
-        vec![new_item(ItemType::Topic, joy.clone())],
-    )[0];
+    let id = w.merged_topic("joy");
     let s = propose(&w, id, Some(with(joy.clone(), "note", json!("first"))));
     wf.approve(&w.keeper, s, &Resolutions::none()).unwrap();
     // The same field changed again since: undoing the first change clashes with it.
-    merge(
-        wf,
-        &w.editor,
-        &w.keeper,
-        vec![change(id, Some(with(joy, "note", json!("second"))))],
-    );
+    w.merge(vec![change(id, Some(with(joy, "note", json!("second"))))]);
     let r = wf.revert(&w.steward, s).unwrap();
     assert_eq!(r.suggestion.status, Status::Open);
     let clashes: Vec<&str> = r.conflicts.iter().map(|c| c.field.as_str()).collect();
@@ -369,20 +314,10 @@ fn restore_opens_a_suggestion_back_to_an_earlier_version() {
     let w = World::new();
     let wf = &w.h.wf;
     let joy = topic(w.set, "joy");
-    let id = merge(
-        wf,
-        &w.editor,
-        &w.keeper,
-        vec![new_item(ItemType::Topic, joy.clone())],
-    )[0];
+    let id = w.merged_topic("joy");
     let first = head_rev(&w, id);
-    merge(wf, &w.editor, &w.keeper, vec![change(id, None)]);
-    let other = merge(
-        wf,
-        &w.editor,
-        &w.keeper,
-        vec![new_item(ItemType::Topic, topic(w.set, "other"))],
-    )[0];
+    w.merge(vec![change(id, None)]);
+    let other = w.merged_topic("other");
 
     assert!(matches!(
         wf.restore(&w.editor, id, Rev(99_999)),

@@ -1,59 +1,13 @@
-use catalog_log_core::{Expect, NewChange, NewCommit, Seq};
+use catalog_log_core::Seq;
 use catalog_projector::Lookup;
 use catalog_schemas::{Id, ItemType};
 use serde_json::{Value, json};
 
-use crate::tests::Harness;
+use crate::tests::{Harness, World, change, new_item, topic};
 use crate::{
-    CheckName, CheckStatus, Error, Handle, Principal, PutItem, QuickFix, Resolutions, Status,
-    SuggestionId, Workflow,
+    CheckName, CheckStatus, Error, Handle, PutItem, QuickFix, Resolutions, Status, SuggestionId,
+    Workflow,
 };
-
-/// A steward, a keeper of one set and a plain editor, with the set already merged.
-pub(super) struct World {
-    pub h: Harness,
-    pub steward: Principal,
-    pub keeper: Principal,
-    pub editor: Principal,
-    pub set: Id,
-}
-
-pub(super) fn new_item(ty: ItemType, data: Value) -> PutItem {
-    PutItem {
-        id: None,
-        ty: Some(ty),
-        data: Some(data),
-    }
-}
-
-pub(super) fn change(id: Id, data: Option<Value>) -> PutItem {
-    PutItem {
-        id: Some(id),
-        ty: None,
-        data,
-    }
-}
-
-pub(super) fn topic(set: Id, slug: &str) -> Value {
-    json!({ "name": { "he": "נושא", "en": slug }, "slug": slug, "sets": [set] })
-}
-
-/// Drafts, submits and approves one suggestion; answers the ids of its items.
-pub(super) fn merge(
-    wf: &Workflow,
-    author: &Principal,
-    approver: &Principal,
-    puts: Vec<PutItem>,
-) -> Vec<Id> {
-    let id = wf.create_draft(author, "a change", None).unwrap().id;
-    let ids = puts
-        .into_iter()
-        .map(|p| wf.put_item(author, id, p).unwrap().id)
-        .collect();
-    wf.submit(author, id).unwrap();
-    wf.approve(approver, id, &Resolutions::none()).unwrap();
-    ids
-}
 
 fn item_data(h: &Harness, id: Id) -> Option<Value> {
     match h.read_models.item(id).unwrap() {
@@ -62,48 +16,6 @@ fn item_data(h: &Harness, id: Id) -> Option<Value> {
             Some(v["data"].clone())
         }
         _ => None,
-    }
-}
-
-impl World {
-    pub(super) fn new() -> World {
-        let h = Harness::new();
-        let steward = h.writer("steward", true);
-        let keeper = h.writer("keeper", false);
-        let editor = h.writer("editor", false);
-        let set = merge(
-            &h.wf,
-            &steward,
-            &steward,
-            vec![new_item(
-                ItemType::Set,
-                json!({ "name": { "he": "אוסף" }, "slug": "things", "keepers": ["keeper"] }),
-            )],
-        )[0];
-        World {
-            h,
-            steward,
-            keeper,
-            editor,
-            set,
-        }
-    }
-
-    /// An open suggestion by the editor adding one topic.
-    pub(super) fn open_topic(&self, slug: &str) -> SuggestionId {
-        let wf = &self.h.wf;
-        let id = wf
-            .create_draft(&self.editor, "add a topic", None)
-            .unwrap()
-            .id;
-        wf.put_item(
-            &self.editor,
-            id,
-            new_item(ItemType::Topic, topic(self.set, slug)),
-        )
-        .unwrap();
-        wf.submit(&self.editor, id).unwrap();
-        id
     }
 }
 
@@ -173,15 +85,10 @@ fn draft_put_submit_approve_appends_one_commit_with_every_change() {
 fn changing_and_deleting_existing_items() {
     let w = World::new();
     let wf = &w.h.wf;
-    let ids = merge(
-        wf,
-        &w.editor,
-        &w.keeper,
-        vec![
-            new_item(ItemType::Topic, topic(w.set, "joy")),
-            new_item(ItemType::Topic, topic(w.set, "awe")),
-        ],
-    );
+    let ids = w.merge(vec![
+        new_item(ItemType::Topic, topic(w.set, "joy")),
+        new_item(ItemType::Topic, topic(w.set, "awe")),
+    ]);
     let rev = match w.h.read_models.item(ids[0]).unwrap() {
         Lookup::Found(s) => s.rev,
         other => panic!("{other:?}"),
@@ -253,7 +160,7 @@ fn bad_puts_are_refused() {
     let empty = wf.submit(&w.editor, id);
     assert!(matches!(empty, Err(Error::State(_))));
 
-    let open = w.open_topic("joy");
+    let (open, _) = w.open_topic("joy");
     let late = wf.put_item(
         &w.editor,
         open,
@@ -270,7 +177,7 @@ fn who_may_approve() {
     let wf = &w.h.wf;
     let outsider = w.h.writer("outsider", false);
 
-    let s = w.open_topic("joy");
+    let (s, _) = w.open_topic("joy");
     assert!(
         matches!(
             wf.approve(&outsider, s, &Resolutions::none()),
@@ -287,7 +194,7 @@ fn who_may_approve() {
     );
     wf.approve(&w.keeper, s, &Resolutions::none()).unwrap();
 
-    let s = w.open_topic("awe");
+    let (s, _) = w.open_topic("awe");
     wf.approve(&w.steward, s, &Resolutions::none()).unwrap();
 
     // A keeper may not approve their own suggestion; a steward may.
@@ -450,15 +357,10 @@ fn dates_and_paths_checks() {
     assert!(dates.message.contains("5785"), "{}", dates.message);
 
     // Two events on one day: the second gets /2.
-    let ids = merge(
-        wf,
-        &w.editor,
-        &w.keeper,
-        vec![
-            new_item(ItemType::Event, event("5784-06B-14")),
-            new_item(ItemType::Event, event("5784-06B-14")),
-        ],
-    );
+    let ids = w.merge(vec![
+        new_item(ItemType::Event, event("5784-06B-14")),
+        new_item(ItemType::Event, event("5784-06B-14")),
+    ]);
     let mut paths: Vec<String> = ids
         .iter()
         .map(|id| match w.h.read_models.item(*id).unwrap() {
@@ -470,13 +372,8 @@ fn dates_and_paths_checks() {
     assert_eq!(paths, ["/events/5784-06B-14", "/events/5784-06B-14/2"]);
 
     // A topic wanting a path another topic holds fails the paths check.
-    merge(
-        wf,
-        &w.editor,
-        &w.keeper,
-        vec![new_item(ItemType::Topic, topic(w.set, "joy"))],
-    );
-    let clash = w.open_topic("joy");
+    w.merge(vec![new_item(ItemType::Topic, topic(w.set, "joy"))]);
+    let (clash, _) = w.open_topic("joy");
     let view = wf.get(clash).unwrap();
     let paths = view
         .suggestion
@@ -495,20 +392,10 @@ fn dates_and_paths_checks() {
 fn deleting_a_referenced_item_warns() {
     let w = World::new();
     let wf = &w.h.wf;
-    let ids = merge(
-        wf,
-        &w.editor,
-        &w.keeper,
-        vec![new_item(ItemType::Topic, topic(w.set, "joy"))],
-    );
+    let ids = w.merge(vec![new_item(ItemType::Topic, topic(w.set, "joy"))]);
     let mut data = topic(w.set, "awe");
     data["topics"] = json!([ids[0]]);
-    merge(
-        wf,
-        &w.editor,
-        &w.keeper,
-        vec![new_item(ItemType::Topic, data)],
-    );
+    w.merge(vec![new_item(ItemType::Topic, data)]);
     let id = wf.create_draft(&w.editor, "delete joy", None).unwrap().id;
     wf.put_item(&w.editor, id, change(ids[0], None)).unwrap();
     let open = wf.submit(&w.editor, id).unwrap();
@@ -525,12 +412,7 @@ fn deleting_a_referenced_item_warns() {
 fn an_item_changed_two_ways_after_put_conflicts_field_by_field() {
     let w = World::new();
     let wf = &w.h.wf;
-    let ids = merge(
-        wf,
-        &w.editor,
-        &w.keeper,
-        vec![new_item(ItemType::Topic, topic(w.set, "joy"))],
-    );
+    let ids = w.merge(vec![new_item(ItemType::Topic, topic(w.set, "joy"))]);
     let first = wf.create_draft(&w.editor, "first", None).unwrap().id;
     wf.put_item(
         &w.editor,
@@ -540,12 +422,7 @@ fn an_item_changed_two_ways_after_put_conflicts_field_by_field() {
     .unwrap();
     wf.submit(&w.editor, first).unwrap();
     // Meanwhile another change to the same fields is merged.
-    merge(
-        wf,
-        &w.editor,
-        &w.keeper,
-        vec![change(ids[0], Some(topic(w.set, "delight")))],
-    );
+    w.merge(vec![change(ids[0], Some(topic(w.set, "delight")))]);
     let head = w.h.log.head();
     match wf.approve(&w.keeper, first, &Resolutions::none()) {
         Err(Error::Conflict(conflicts)) => {
@@ -567,12 +444,7 @@ fn an_item_changed_two_ways_after_put_conflicts_field_by_field() {
 fn quick_fix_opens_a_checked_suggestion() {
     let w = World::new();
     let wf = &w.h.wf;
-    let ids = merge(
-        wf,
-        &w.editor,
-        &w.keeper,
-        vec![new_item(ItemType::Topic, topic(w.set, "joy"))],
-    );
+    let ids = w.merge(vec![new_item(ItemType::Topic, topic(w.set, "joy"))]);
     let s = wf
         .quick_fix(
             &w.editor,
@@ -605,7 +477,7 @@ fn quick_fix_opens_a_checked_suggestion() {
 #[test]
 fn concurrent_approvals_append_once() {
     let w = World::new();
-    let s = w.open_topic("joy");
+    let (s, _) = w.open_topic("joy");
     let head = w.h.log.head();
     let results: Vec<_> = std::thread::scope(|scope| {
         let handles: Vec<_> = [&w.keeper, &w.steward, &w.keeper, &w.steward]
@@ -630,26 +502,9 @@ fn concurrent_approvals_append_once() {
 #[test]
 fn a_commit_landed_before_a_crash_marks_its_suggestion_merged_on_open() {
     let w = World::new();
-    let s = w.open_topic("joy");
-    let item = w.h.wf.get(s).unwrap().items[0].clone();
+    let (s, _) = w.open_topic("joy");
     // The commit is appended, but the process "dies" before marking the suggestion.
-    let commit =
-        w.h.log
-            .append(NewCommit {
-                message: "add a topic".into(),
-                merged_by: "keeper".into(),
-                author: "editor".into(),
-                suggestion: Some(s.0),
-                changes: vec![NewChange {
-                    id: item.id,
-                    ty: item.ty,
-                    path: item.path.clone(),
-                    data: item.data.clone(),
-                    merged_into: None,
-                    expect: Expect::Absent,
-                }],
-            })
-            .unwrap();
+    let commit = w.h.commit_behind_workflow(s);
     assert_eq!(w.h.wf.get(s).unwrap().suggestion.status, Status::Open);
     let reopened = Workflow::open(&w.h.store, &w.h.log, &w.h.projector, &w.h.read_models).unwrap();
     let settled = reopened.get(s).unwrap().suggestion;
@@ -667,7 +522,7 @@ fn a_commit_landed_before_a_crash_marks_its_suggestion_merged_on_open() {
 fn withdraw_and_send_back() {
     let w = World::new();
     let wf = &w.h.wf;
-    let s = w.open_topic("joy");
+    let (s, _) = w.open_topic("joy");
     assert!(matches!(
         wf.send_back(&w.editor, s),
         Err(Error::Forbidden(_))

@@ -5,10 +5,10 @@ use catalog_schemas::{DateKey, Id, ItemType, Name};
 use serde_json::{Value, json};
 
 use crate::tests::Harness;
-use crate::tests::suggestions::{merge, new_item};
+use crate::tests::{merge, new_item};
 use crate::{
-    CheckName, CheckStatus, ContentsMapRequest, Error, Handle, Kind, NewAccount, NewUnit,
-    PageRange, PostReview, Principal, QuickFix, Scopes, Status, WordsChange, WordsOp,
+    CheckName, CheckStatus, ContentsMapRequest, Error, Kind, NewUnit, PageRange, PostReview,
+    Principal, QuickFix, Status, WordsChange, WordsOp,
 };
 
 struct Open {
@@ -21,33 +21,13 @@ struct Open {
     reviewed_set: Id,
 }
 
-fn trusted(h: &Harness, handle: &str) -> Principal {
-    h.wf.add_account(NewAccount {
-        handle: Handle::parse(handle).unwrap(),
-        name: handle.into(),
-        steward: false,
-        trusted: true,
-        password: None,
-    })
-    .unwrap();
-    let (_, token) =
-        h.wf.create_token(
-            &Handle::parse(handle).unwrap(),
-            "t",
-            Scopes::READ_WRITE,
-            None,
-        )
-        .unwrap();
-    h.wf.authenticate_token(&token).unwrap()
-}
-
 impl Open {
     fn new() -> Open {
         let h = Harness::new();
         let steward = h.writer("steward", true);
         let keeper = h.writer("keeper", false);
         let editor = h.writer("editor", false);
-        let trusted = trusted(&h, "trusty");
+        let trusted = h.trusted_writer("trusty");
         let sets = merge(
             &h.wf,
             &steward,

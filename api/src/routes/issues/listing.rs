@@ -65,7 +65,7 @@ pub(super) fn parse(q: &IssueListQuery) -> Result<Parsed, ApiError> {
     let author = q
         .author
         .as_deref()
-        .map(|h| Handle::parse(h).map_err(|e| ApiError::BadRequest(format!("author: {e}"))))
+        .map(|h| extract::handle("author", h))
         .transpose()?;
     let query = IssueQuery::parse(q.q.as_deref().unwrap_or(""));
     let query_param = match &query {
@@ -83,13 +83,7 @@ pub(super) fn parse(q: &IssueListQuery) -> Result<Parsed, ApiError> {
         ],
     );
     let before = extract::cursor(&q.cursor, &None, &q.before)
-        .map(|c| {
-            let raw = key.decode(c)?;
-            let bytes: [u8; 8] = raw.try_into().map_err(|_| {
-                ApiError::BadRequest(format!("cursor {c:?} is not an issues cursor"))
-            })?;
-            Ok::<_, ApiError>(IssueId(u64::from_be_bytes(bytes)))
-        })
+        .map(|c| key.decode_number(c).map(IssueId))
         .transpose()?;
     Ok(Parsed {
         filter: IssueFilter {

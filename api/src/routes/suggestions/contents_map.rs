@@ -9,7 +9,6 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::written;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::Json;
 use crate::http::answer::Answer;
@@ -100,7 +99,9 @@ async fn contents_map(
         }),
         label: body.label,
     };
-    let wf = state.workflow.clone();
-    let s = crate::blocking(move || wf.contents_map(&who, request)).await?;
-    written(&s, StatusCode::CREATED)
+    state
+        .workflow_write(StatusCode::CREATED, move |wf| {
+            wf.contents_map(&who, request)
+        })
+        .await
 }

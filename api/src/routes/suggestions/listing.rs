@@ -56,8 +56,16 @@ pub(super) fn parse(q: &ListQuery) -> Result<Parsed, ApiError> {
         (None, Some(s)) => (StateFilter::Exactly(status_of(s)?), format!("status={s}")),
         (None, None) => (StateFilter::Open, "state=open".into()),
     };
-    let author = handle("author", q.author.as_deref())?;
-    let reviewer = handle("reviewer", q.reviewer.as_deref())?;
+    let author = q
+        .author
+        .as_deref()
+        .map(|h| extract::handle("author", h))
+        .transpose()?;
+    let reviewer = q
+        .reviewer
+        .as_deref()
+        .map(|h| extract::handle("reviewer", h))
+        .transpose()?;
     let words = ListFilter::words_of(q.q.as_deref().unwrap_or(""));
     let key = ListKey::new(
         ListKind::Suggestions,
@@ -69,13 +77,7 @@ pub(super) fn parse(q: &ListQuery) -> Result<Parsed, ApiError> {
         ],
     );
     let before = extract::cursor(&q.cursor, &q.after, &q.before)
-        .map(|c| {
-            let raw = key.decode(c)?;
-            let bytes: [u8; 8] = raw.try_into().map_err(|_| {
-                ApiError::BadRequest(format!("cursor {c:?} is not a suggestions cursor"))
-            })?;
-            Ok::<_, ApiError>(SuggestionId(u64::from_be_bytes(bytes)))
-        })
+        .map(|c| key.decode_number(c).map(SuggestionId))
         .transpose()?;
     Ok(Parsed {
         filter: ListFilter {
@@ -111,11 +113,6 @@ fn status_of(raw: &str) -> Result<Status, ApiError> {
             "status {raw:?} is not one of draft, open, merged, sent_back, withdrawn"
         ))),
     }
-}
-
-fn handle(name: &str, raw: Option<&str>) -> Result<Option<Handle>, ApiError> {
-    raw.map(|h| Handle::parse(h).map_err(|e| ApiError::BadRequest(format!("{name}: {e}"))))
-        .transpose()
 }
 
 /// One suggestion on the list.

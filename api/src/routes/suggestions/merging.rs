@@ -7,7 +7,7 @@ use catalog_workflow::{Conflict, Resolutions};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{suggestion_id, written};
+use super::suggestion_id;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{OptionalJson, Path};
 use crate::http::answer::Answer;
@@ -46,9 +46,9 @@ pub(super) async fn approve(
 ) -> Result<Answer, ApiError> {
     let id = suggestion_id(&raw)?;
     let resolutions = body.and_then(|b| b.resolutions).unwrap_or_default();
-    let wf = state.workflow.clone();
-    let s = crate::blocking(move || wf.approve(&who, id, &resolutions)).await?;
-    written(&s, StatusCode::OK)
+    state
+        .workflow_write(StatusCode::OK, move |wf| wf.approve(&who, id, &resolutions))
+        .await
 }
 
 /// The answer to a revert.
@@ -84,13 +84,12 @@ pub(super) async fn revert(
     Path(raw): Path<String>,
 ) -> Result<Answer, ApiError> {
     let id = suggestion_id(&raw)?;
-    let wf = state.workflow.clone();
-    let done = crate::blocking(move || wf.revert(&who, id)).await?;
+    let done = state.workflow_call(move |wf| wf.revert(&who, id)).await?;
     let answer = RevertAnswer {
         suggestion: done.suggestion.id.0,
         number: done.suggestion.number.0,
         merged: done.suggestion.merged_commit.is_some(),
         conflicts: done.conflicts,
     };
-    written(&answer, StatusCode::CREATED)
+    Answer::written(&answer, StatusCode::CREATED)
 }

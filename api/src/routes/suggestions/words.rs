@@ -11,7 +11,6 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::written;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::Json;
 use crate::http::answer::Answer;
@@ -96,7 +95,7 @@ async fn words(
         title: body.title,
         note: body.note,
     };
-    let wf = state.workflow.clone();
-    let s = crate::blocking(move || wf.words_change(&who, change)).await?;
-    written(&s, StatusCode::CREATED)
+    state
+        .workflow_write(StatusCode::CREATED, move |wf| wf.words_change(&who, change))
+        .await
 }

@@ -12,7 +12,7 @@ use catalog_projector::Lookup;
 use catalog_schemas::{Id, ItemType, OrderKey};
 use serde_json::{Value, json};
 
-use super::suggestions::{merge, new_item};
+use super::{merge, new_item};
 use crate::tests::Harness;
 use crate::{Error, Plan, Principal, Workflow};
 

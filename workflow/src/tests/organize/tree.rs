@@ -4,10 +4,10 @@
 use catalog_schemas::{Id, ItemType};
 use serde_json::json;
 
-use super::super::suggestions::{merge, new_item};
 use super::Shelf;
 use crate::organize::tree::Caps;
 use crate::tests::Harness;
+use crate::tests::{merge, new_item};
 use crate::{Error, Tree, TreeNode};
 
 #[test]
