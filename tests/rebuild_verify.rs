@@ -133,6 +133,15 @@ async fn rebuild_and_verify_leave_every_answer_byte_for_byte() {
         format!("/v1/resolve?path={}", enc(&old_path)),
     ];
     let paths = paths_to_compare(&anon, &extra).await;
+    // `/v1/stats` reports the search index's lag, which may trail the writes for a moment.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while anon.get_json("/v1/stats").await["search"]["lag"] != json!(0) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "search index did not catch up"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
     let before = see(&anon, &paths).await;
     let cursor = anon
         .get("/v1/entities?type=unit&limit=1")

@@ -41,7 +41,6 @@ fn read_payload(text: Option<&str>) -> Result<Seq> {
 /// The read side of the index. Cheap to clone; every clone sees each batch once it is committed.
 #[derive(Clone)]
 pub struct SearchIndex {
-    pub(crate) index: Index,
     pub(crate) reader: IndexReader,
     pub(crate) fields: Fields,
     applied: Arc<AtomicU64>,
@@ -55,7 +54,7 @@ impl SearchIndex {
         let (schema, _) = Fields::schema();
         let directory = MmapDirectory::open(dir)
             .map_err(|e| Error::Corrupt(format!("cannot open {}: {e}", dir.display())))?;
-        let index = if Index::exists(&directory)? {
+        let index = if Index::exists(&directory).map_err(tantivy::TantivyError::from)? {
             let index = Index::open(directory)?;
             if index.schema() == schema {
                 index
@@ -78,7 +77,6 @@ impl SearchIndex {
             .try_into()?;
         let writer = index.writer_with_num_threads(1, WRITER_MEMORY)?;
         let search = SearchIndex {
-            index,
             reader,
             fields,
             applied: Arc::new(AtomicU64::new(applied.0)),

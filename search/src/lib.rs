@@ -13,15 +13,21 @@
 //! - `fields` — the schema.
 //! - `document` — an item's names as one document.
 //! - `index` — `SearchIndex` (read side, open) and `Indexer` (the one writer, checkpointed).
+//! - `date_query` — whether a query names a Hebrew date.
 //! - `query` — ranked search: exact title, then title prefix, then words.
+//! - `projection` — `SearchProjection`, the thread following the log, and `rebuild`.
 
 pub mod analyzer;
+mod date_query;
 mod document;
 mod error;
 mod fields;
 mod index;
+mod projection;
 mod query;
 
+pub use date_query::date_in;
 pub use error::{Error, Result};
 pub use index::{Indexer, SearchIndex};
+pub use projection::{SearchProjection, SearchStatus, rebuild};
 pub use query::{Hit, Rank, SearchQuery};

@@ -125,16 +125,37 @@ impl SearchIndex {
         Ok(out)
     }
 
-    /// The items filed under a date key (events of the day, units dated to it), events first.
-    /// The route's date answer uses it once a query has been read as a date.
-    pub fn on_date(&self, key: &DateKey, limit: usize) -> Result<Vec<Hit>> {
+    /// The items filed under a date key or within it (a month's or a year's days), events
+    /// first, then by date. The route's date answer uses it once a query has been read as a date.
+    pub fn on_date(&self, key: &DateKey, ty: Option<ItemType>, limit: usize) -> Result<Vec<Hit>> {
         let searcher = self.reader.searcher();
-        let query = TermQuery::new(
-            Term::from_field_text(self.fields.date, &key.to_string()),
-            IndexRecordOption::Basic,
-        );
-        let mut hits = self.read_all(&searcher, &query, Rank::Date)?;
-        hits.sort_by_key(|h| (h.ty != ItemType::Event, h.id));
+        let f = self.fields;
+        let key = key.to_string();
+        let within = format!("{key}-");
+        let mut upper = within.clone();
+        upper.push(char::MAX);
+        let on: Vec<(Occur, Box<dyn Query>)> = vec![
+            (
+                Occur::Should,
+                Box::new(TermQuery::new(
+                    Term::from_field_text(f.date, &key),
+                    IndexRecordOption::Basic,
+                )),
+            ),
+            (
+                Occur::Should,
+                Box::new(RangeQuery::new(
+                    Bound::Included(Term::from_field_text(f.date, &within)),
+                    Bound::Excluded(Term::from_field_text(f.date, &upper)),
+                )),
+            ),
+        ];
+        let filter = ty.map(|ty| Term::from_field_text(f.ty, ty.as_str()));
+        let query = filtered_box(Box::new(BooleanQuery::new(on)), &filter);
+        let mut hits = self.read_all(&searcher, query.as_ref(), Rank::Date)?;
+        hits.sort_by(|a, b| {
+            (a.ty != ItemType::Event, &a.date, a.id).cmp(&(b.ty != ItemType::Event, &b.date, b.id))
+        });
         hits.truncate(limit);
         Ok(hits)
     }

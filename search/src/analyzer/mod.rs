@@ -3,7 +3,8 @@
 //! prefixes attached, acronyms in gershayim or ASCII quotes, Yiddish, and English.
 //!
 //! Two tantivy analyzers share one chain:
-//! - `WORDS` (`catalog_words`): words → accents folded → lowercase (after folding, which can give capitals) → Hebrew folded → English
+//! - `WORDS` (`catalog_words`): words → accents folded → lowercase (after folding, which can give
+//!   capitals) → accents folded again → Hebrew folded → English
 //!   stemmed → prefix-stripped forms at the same position. For recall.
 //! - `EXACT` (`catalog_exact`): the same without stemming and prefix forms, so a word as written
 //!   scores above a word found through its stem or without its prefix.
@@ -37,6 +38,8 @@ pub fn words_analyzer() -> TextAnalyzer {
     TextAnalyzer::builder(WordTokenizer)
         .filter(AsciiFoldingFilter)
         .filter(LowerCaser)
+        // Lowercasing can give a letter folding knows only in its small form (Ɦ → ɦ → h).
+        .filter(AsciiFoldingFilter)
         .filter(FoldFilter)
         .filter(Stemmer::new(Language::English))
         .filter(PrefixFilter)
@@ -48,6 +51,8 @@ pub fn exact_analyzer() -> TextAnalyzer {
     TextAnalyzer::builder(WordTokenizer)
         .filter(AsciiFoldingFilter)
         .filter(LowerCaser)
+        // Lowercasing can give a letter folding knows only in its small form (Ɦ → ɦ → h).
+        .filter(AsciiFoldingFilter)
         .filter(FoldFilter)
         .build()
 }
