@@ -171,7 +171,7 @@ async fn english_is_folded_and_stemmed() {
     assert_eq!(ranked(&a), [(w.clone(), "exact".to_owned())], "{a}");
     assert_eq!(
         ids(&found(&anon, &format!("ILLUSTRATED {tag}")).await),
-        [w.clone()]
+        vec![w.clone()]
     );
     // Stems and accents: "illustrating talk cafe" holds every word in another form.
     let stemmed = found(&anon, &format!("illustrating talk cafe {tag}")).await;
@@ -233,7 +233,7 @@ async fn changes_and_deletes_reach_the_index() {
     caught_up(&anon).await;
     assert_eq!(
         ids(&found(&anon, &format!("before {tag}")).await),
-        [topic.clone()]
+        vec![topic.clone()]
     );
 
     data["name"]["en"] = json!(format!("After {tag}"));
@@ -245,7 +245,7 @@ async fn changes_and_deletes_reach_the_index() {
     );
     assert_eq!(
         ids(&found(&anon, &format!("after {tag}")).await),
-        [topic.clone()]
+        vec![topic.clone()]
     );
 
     remove(&steward, &topic).await;

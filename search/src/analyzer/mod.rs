@@ -71,10 +71,10 @@ pub fn terms_by_position(analyzer: &mut TextAnalyzer, text: &str) -> Vec<Vec<Str
     while stream.advance() {
         let token = stream.token();
         if last == Some(token.position) {
-            if let Some(group) = out.last_mut() {
-                if !group.contains(&token.text) {
-                    group.push(token.text.clone());
-                }
+            if let Some(group) = out.last_mut()
+                && !group.contains(&token.text)
+            {
+                group.push(token.text.clone());
             }
         } else {
             out.push(vec![token.text.clone()]);

@@ -26,10 +26,11 @@ pub fn stripped_forms(word: &str) -> Vec<String> {
     }
     let mut out: Vec<String> = Vec::new();
     for prefix in PREFIXES {
-        if let Some(rest) = word.strip_prefix(prefix) {
-            if rest.chars().count() >= MIN_REST && !out.iter().any(|o| o == rest) {
-                out.push(rest.to_owned());
-            }
+        if let Some(rest) = word.strip_prefix(prefix)
+            && rest.chars().count() >= MIN_REST
+            && !out.iter().any(|o| o == rest)
+        {
+            out.push(rest.to_owned());
         }
     }
     out.sort_by_key(|s| std::cmp::Reverse(s.len()));
