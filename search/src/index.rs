@@ -210,3 +210,78 @@ impl Indexer {
         self.commit(Seq(0))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use catalog_log_core::{Expect, NewChange, NewCommit, Store};
+    use catalog_schemas::{Id, ItemType};
+    use serde_json::json;
+
+    fn append(log: &Log, id: Id, data: Option<serde_json::Value>) {
+        let change = NewChange {
+            id,
+            ty: ItemType::Topic,
+            path: None,
+            data,
+            merged_into: None,
+            expect: Expect::Any,
+        };
+        let commit = NewCommit {
+            message: "m".into(),
+            merged_by: "t".into(),
+            author: "t".into(),
+            suggestion: None,
+            changes: vec![change],
+        };
+        log.append(commit).expect("append");
+    }
+
+    #[test]
+    fn batches_are_applied_once_in_order_with_their_seq_as_checkpoint() {
+        let dir = tempfile::tempdir().expect("dir");
+        let store = Store::open(&dir.path().join("db"), &[]).expect("store");
+        let log = Log::open(&store).expect("log");
+        let id = Id::random();
+        append(
+            &log,
+            id,
+            Some(json!({ "name": { "he": "שמחה", "en": "Joy" } })),
+        );
+        append(
+            &log,
+            id,
+            Some(json!({ "name": { "he": "אהבה", "en": "Love" } })),
+        );
+        append(&log, id, None);
+        let commits = log.commits_after(Seq(0), 10).expect("commits");
+
+        let (index, mut indexer) = SearchIndex::open(&dir.path().join("search")).expect("open");
+        // A batch that skips a seq is refused and changes nothing.
+        assert!(matches!(
+            indexer.apply(&commits[1..]),
+            Err(Error::OutOfOrder {
+                applied: Seq(0),
+                given: Seq(2)
+            })
+        ));
+        assert_eq!(index.applied(), Seq(0));
+
+        assert_eq!(indexer.apply(&commits[..2]).expect("apply"), Seq(2));
+        // The update replaced the item's one document.
+        let dump = index.dump().expect("dump");
+        assert_eq!(dump.len(), 1);
+        assert!(
+            dump[0].contains("אהבה") && !dump[0].contains("שמחה"),
+            "{dump:?}"
+        );
+        // An overlapping batch applies only what is new; the delete removes the document.
+        assert_eq!(indexer.apply(&commits).expect("apply"), Seq(3));
+        assert!(index.dump().expect("dump").is_empty());
+        drop((index, indexer));
+
+        // The checkpoint is read back from the commit payload.
+        let (index, _indexer) = SearchIndex::open(&dir.path().join("search")).expect("reopen");
+        assert_eq!(index.applied(), Seq(3));
+    }
+}
