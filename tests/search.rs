@@ -410,3 +410,29 @@ async fn the_index_is_reopened_after_a_restart_and_rebuilt_the_same() {
     let out = dir.cli(&["rebuild", "--projection", "search"]);
     assert!(!out.status.success());
 }
+
+#[tokio::test]
+async fn a_killed_server_catches_the_index_up_on_start() {
+    let dir = DataDir::new();
+    let token = dir.person(&unique("steward"), true);
+    let server = dir.start(&["--demo", "--rate-limit-per-minute", GENEROUS_RATE]);
+    caught_up(&server.anon()).await;
+    // Killed right after a merge: the index may not hold the commit yet, the log does.
+    let w = work(
+        &server.with_token(&token),
+        "ליקוטי דיבורים",
+        "Likkutei Dibburim",
+    )
+    .await;
+    server.kill();
+
+    let server = dir.start(&["--rate-limit-per-minute", GENEROUS_RATE]);
+    let anon = server.anon();
+    // `start` folds what the index lacks before the server answers, so no wait is needed.
+    let stats = anon.get_json("/v1/stats").await;
+    assert_eq!(stats["search"]["lag"], 0, "{stats}");
+    let a = found(&anon, "ליקוטי דיבורים").await;
+    assert_eq!(ranked(&a)[0], (w, "exact".to_owned()), "{a}");
+    let log = std::fs::read_to_string(&server.log).expect("server log");
+    assert!(!log.contains("another schema"), "{log}");
+}
