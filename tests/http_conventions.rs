@@ -11,7 +11,7 @@ use common::flow::{Put, approve, draft, first_of, head, login, propose, put, sub
 use common::http::{Auth, enc};
 use common::{DataDir, Shared};
 use reqwest::Method;
-use serde_json::json;
+use serde_json::{Value, json};
 
 const PASSWORD: &str = "a long enough test password";
 
@@ -548,7 +548,12 @@ async fn refused_writes_leave_the_catalog_untouched() {
     let plain = s().token("plain");
     let anon = s().anon();
     let before_head = head(&anon).await;
-    let before_stats = anon.get_json("/v1/stats").await;
+    // The search index's place is left out: it may still be folding an earlier test's write.
+    let stats = |mut v: Value| {
+        v.as_object_mut().map(|o| o.remove("search"));
+        v
+    };
+    let before_stats = stats(anon.get_json("/v1/stats").await);
     let author = first_of(&anon, "author").await;
     let aid = author["id"].as_str().unwrap();
 
@@ -606,6 +611,6 @@ async fn refused_writes_leave_the_catalog_untouched() {
         before_head,
         "a refused write appended a commit"
     );
-    assert_eq!(anon.get_json("/v1/stats").await, before_stats);
+    assert_eq!(stats(anon.get_json("/v1/stats").await), before_stats);
     assert_eq!(first_of(&anon, "author").await, author);
 }

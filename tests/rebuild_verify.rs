@@ -31,7 +31,7 @@ async fn see(api: &Api, paths: &[String]) -> Vec<Seen> {
     out
 }
 
-/// `/v1/stats` without the projector worker's momentary state.
+/// `/v1/stats` without the projector worker's momentary state (busy or idle).
 async fn settled_stats(api: &Api) -> Value {
     let mut stats = api.get_json("/v1/stats").await;
     stats["projector"]
@@ -142,6 +142,15 @@ async fn rebuild_and_verify_leave_every_answer_byte_for_byte() {
         format!("/v1/resolve?path={}", enc(&old_path)),
     ];
     let paths = paths_to_compare(&anon, &extra).await;
+    // `/v1/stats` reports the search index's lag, which may trail the writes for a moment.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while anon.get_json("/v1/stats").await["search"]["lag"] != json!(0) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "search index did not catch up"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
     let before = see(&anon, &paths).await;
     let stats_before = settled_stats(&anon).await;
     let cursor = anon

@@ -43,6 +43,8 @@ pub enum ApiError {
     Projector(#[from] catalog_projector::Error),
     #[error(transparent)]
     Workflow(#[from] catalog_workflow::Error),
+    #[error(transparent)]
+    Search(#[from] catalog_search::Error),
 }
 
 /// The wire body of every error.
@@ -132,6 +134,7 @@ impl ApiError {
             E::Log(e) => crate::error_table::log_core(e, msg),
             E::Projector(e) => crate::error_table::projector(e, msg),
             E::Workflow(e) => crate::error_table::workflow(e, msg),
+            E::Search(e) => crate::error_table::search(e, msg),
         }
     }
 }

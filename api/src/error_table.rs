@@ -32,6 +32,15 @@ pub(crate) fn projector(e: &catalog_projector::Error, message: String) -> Mapped
     }
 }
 
+pub(crate) fn search(e: &catalog_search::Error, message: String) -> Mapped {
+    use catalog_search::Error as E;
+    match e {
+        E::BadQuery(_) => Mapped::user(StatusCode::BAD_REQUEST, "bad-request", message),
+        E::Index(_) | E::Io(_) | E::Corrupt(_) | E::OutOfOrder { .. } => Mapped::internal(),
+        E::Log(inner) => log_core(inner, message),
+    }
+}
+
 pub(crate) fn workflow(e: &catalog_workflow::Error, message: String) -> Mapped {
     use catalog_workflow::Error as E;
     match e {
@@ -166,6 +175,13 @@ mod tests {
             (400, "bad-request", true)
         );
         assert_eq!(row(P::Corrupt("x".into()).into()), (500, "internal", false));
+        use catalog_search::Error as S;
+        assert_eq!(
+            row(S::BadQuery("x".into()).into()),
+            (400, "bad-request", true)
+        );
+        assert_eq!(row(S::Corrupt("x".into()).into()), (500, "internal", false));
+        assert_eq!(row(S::Log(L::Closed).into()), (500, "internal", false));
         assert_eq!(
             row(catalog_workflow::Error::Log(L::Closed).into()),
             (500, "internal", false)

@@ -1,4 +1,5 @@
-//! What every handler shares: handles to the log, the read models, the projector and workflow,
+//! What every handler shares: handles to the log, the read models, the projector, workflow and
+//! the search index,
 //! plus the request budgets. All cheap to clone.
 
 use std::num::NonZeroU32;
@@ -7,6 +8,7 @@ use std::sync::Arc;
 use axum::http::StatusCode;
 use catalog_log_core::Log;
 use catalog_projector::{Projector, ReadModels};
+use catalog_search::SearchProjection;
 use catalog_workflow::Workflow;
 use serde::Serialize;
 
@@ -36,6 +38,8 @@ pub struct AppState {
     pub read_models: ReadModels,
     pub projector: Projector,
     pub workflow: Workflow,
+    /// The search index and the thread keeping it level with the log.
+    pub search: SearchProjection,
     pub rate_limits: Arc<RateLimits>,
 }
 
@@ -45,6 +49,7 @@ impl AppState {
         read_models: ReadModels,
         projector: Projector,
         workflow: Workflow,
+        search: SearchProjection,
         settings: Settings,
     ) -> AppState {
         AppState {
@@ -52,6 +57,7 @@ impl AppState {
             read_models,
             projector,
             workflow,
+            search,
             rate_limits: Arc::new(RateLimits::new(settings.rate_limit_per_minute)),
         }
     }

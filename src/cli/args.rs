@@ -96,7 +96,8 @@ pub struct TokenAddArgs {
 
 #[derive(Args, Debug)]
 pub struct RebuildArgs {
-    /// Rebuild only this projection.
+    /// Rebuild only this projection (a key-value read model's name, or `search` for the
+    /// search index); without it, every read model and the search index.
     #[arg(long)]
     pub projection: Option<String>,
 }

@@ -9,16 +9,34 @@ use catalog_replay::Progress;
 use super::args::RebuildArgs;
 use super::store;
 
+/// The name `--projection` takes for the search index, which lives beside the key-value read
+/// models rather than among them.
+const SEARCH: &str = "search";
+
 pub fn rebuild(data: &Path, a: RebuildArgs) -> anyhow::Result<()> {
+    // The store is opened even for the search index alone: its lock is what tells us no server
+    // is running on this data directory.
     let store = store::open(data)?;
     let log = catalog_log_core::Log::open(&store).context("cannot open the commit log")?;
-    let report = catalog_replay::rebuild(&store, &log, a.projection.as_deref(), Progress::Auto)?;
-    eprintln!(
-        "rebuilt {} up to commit {} in {:.1} s",
-        report.projections.join(", "),
-        report.head,
-        report.elapsed.as_secs_f64()
-    );
+    if a.projection.as_deref() != Some(SEARCH) {
+        let report =
+            catalog_replay::rebuild(&store, &log, a.projection.as_deref(), Progress::Auto)?;
+        eprintln!(
+            "rebuilt {} up to commit {} in {:.1} s",
+            report.projections.join(", "),
+            report.head,
+            report.elapsed.as_secs_f64()
+        );
+    }
+    if a.projection.is_none() || a.projection.as_deref() == Some(SEARCH) {
+        let started = std::time::Instant::now();
+        let head = catalog_search::rebuild(&store::search_dir(data), &log, |_| {})
+            .context("cannot rebuild the search index")?;
+        eprintln!(
+            "rebuilt {SEARCH} up to commit {head} in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+    }
     Ok(())
 }
 

@@ -29,6 +29,7 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
         services.read_models,
         services.projector,
         services.workflow,
+        services.search,
         Settings {
             rate_limit_per_minute: a.rate_limit_per_minute,
         },

@@ -18,12 +18,18 @@ pub fn open(data: &Path) -> anyhow::Result<Store> {
     }
 }
 
+/// Where the search index lives: its own tantivy directory inside the data directory.
+pub fn search_dir(data: &Path) -> std::path::PathBuf {
+    data.join("search")
+}
+
 /// Everything a command that touches workflow needs, started over one store.
 pub struct Services {
     pub log: catalog_log_core::Log,
     pub projector: catalog_projector::Projector,
     pub read_models: catalog_projector::ReadModels,
     pub workflow: catalog_workflow::Workflow,
+    pub search: catalog_search::SearchProjection,
 }
 
 pub fn services(data: &Path) -> anyhow::Result<Services> {
@@ -34,10 +40,13 @@ pub fn services(data: &Path) -> anyhow::Result<Services> {
     let read_models = catalog_projector::ReadModels::new(&store);
     let workflow = catalog_workflow::Workflow::open(&store, &log, &projector, &read_models)
         .context("cannot open workflow state")?;
+    let search = catalog_search::SearchProjection::start(&search_dir(data), &log)
+        .context("cannot open the search index")?;
     Ok(Services {
         log,
         projector,
         read_models,
         workflow,
+        search,
     })
 }

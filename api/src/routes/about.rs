@@ -134,11 +134,23 @@ struct ProjectorLag {
     checkpoints: BTreeMap<&'static str, u64>,
 }
 
+/// The search index, which may trail the log by a bounded lag.
+#[derive(Serialize, ToSchema)]
+struct SearchLag {
+    /// The last commit the search index holds.
+    applied: u64,
+    /// `idle` while it follows the log, `failing` after a failed fold, `stopped`.
+    state: &'static str,
+    /// Commits the search index trails the log by.
+    lag: u64,
+}
+
 #[derive(Serialize, ToSchema)]
 struct Stats {
     head: u64,
     counts: BTreeMap<&'static str, u64>,
     projector: ProjectorLag,
+    search: SearchLag,
 }
 
 /// Size of the catalog, and how far the read models trail the log.
@@ -146,6 +158,7 @@ struct Stats {
 async fn stats(State(state): State<AppState>) -> Result<Answer, ApiError> {
     let head = state.log.head().0;
     let status = state.projector.status();
+    let search = state.search.status();
     let rm = state.read_models.clone();
     let (counts, checkpoints) = crate::blocking(move || {
         let counts = rm.counts()?;
@@ -167,6 +180,16 @@ async fn stats(State(state): State<AppState>) -> Result<Answer, ApiError> {
             },
             lag: head.saturating_sub(status.applied.0),
             checkpoints: checkpoints.into_iter().map(|(n, s)| (n, s.0)).collect(),
+        },
+        search: SearchLag {
+            applied: search.applied.0,
+            state: match (&search.failing, search.stopped) {
+                (_, true) => "stopped",
+                // The failure's text is for operators (it is in the server's log).
+                (Some(_), false) => "failing",
+                (None, false) => "idle",
+            },
+            lag: head.saturating_sub(search.applied.0),
         },
     };
     Ok(Answer::json(&stats)?.cache(CacheClass::CatalogSum))

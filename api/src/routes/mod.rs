@@ -20,6 +20,7 @@ mod issues;
 mod lookup;
 mod organize;
 mod restore;
+mod search;
 mod suggestions;
 mod threads;
 
@@ -32,6 +33,7 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(restore::router())
         .merge(lookup::router())
         .merge(dates::router())
+        .merge(search::router())
         .merge(browse::router())
         .merge(commits::router())
         .merge(suggestions::router())

@@ -35,10 +35,12 @@ pub(super) fn harness(per_minute: u32) -> Harness {
     let projector = Projector::start(&store, &log).expect("projector");
     let read_models = ReadModels::new(&store);
     let workflow = Workflow::open(&store, &log, &projector, &read_models).expect("workflow");
+    let search =
+        catalog_search::SearchProjection::start(&dir.path().join("search"), &log).expect("search");
     let settings = Settings {
         rate_limit_per_minute: NonZeroU32::new(per_minute).expect("positive"),
     };
-    let state = AppState::new(log, read_models, projector, workflow, settings);
+    let state = AppState::new(log, read_models, projector, workflow, search, settings);
     let app = router(state.clone());
     Harness {
         _dir: dir,

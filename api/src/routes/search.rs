@@ -1,0 +1,209 @@
+//! `GET /v1/search`: items by their names and titles, Hebrew or English, ranked; and the date the
+//! query names with that date's events. The index and its ranking are `catalog_search`; this
+//! module parses the request and writes the answer. `GET /v1/search/similar` answers that search
+//! by meaning is not set up on this server (no embedding model is configured yet).
+
+use axum::extract::State;
+use catalog_schemas::ItemType;
+use catalog_search::{Hit, SearchQuery};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::error::{ApiError, ErrorBody};
+use crate::extract::{self, LimitRange, Query};
+use crate::http::answer::Answer;
+use crate::routes::dates::DateOut;
+use crate::state::AppState;
+
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(search))
+        .routes(routes!(similar))
+}
+
+const SEARCH_LIMIT: LimitRange = LimitRange::new(100, 20);
+const SIMILAR_LIMIT: LimitRange = LimitRange::new(50, 10);
+/// The kinds of item search by meaning covers.
+const SIMILAR_TYPES: &[ItemType] = &[
+    ItemType::Unit,
+    ItemType::Event,
+    ItemType::Segment,
+    ItemType::TextPage,
+    ItemType::Work,
+];
+/// The longest query read, in characters: names are short, and a query is analysed twice.
+const MAX_QUERY_CHARS: usize = 200;
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct SearchParams {
+    /// What to look for, at most 200 characters: a name or title in Hebrew (with or without
+    /// niqqud, prefixes, acronyms in gershayim) or English, or a Hebrew date.
+    q: Option<String>,
+    /// Only items of this type.
+    #[serde(rename = "type")]
+    #[param(rename = "type")]
+    ty: Option<String>,
+    /// 1-100, default 20.
+    limit: Option<String>,
+}
+
+/// A name in Hebrew and English, as far as the item has them.
+#[derive(Serialize, ToSchema)]
+struct NameOut {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    he: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    en: Option<String>,
+}
+
+/// One item found.
+#[derive(Serialize, ToSchema)]
+struct SearchResult {
+    id: String,
+    #[serde(rename = "type")]
+    ty: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<String>,
+    /// The name the item is shown by.
+    name: NameOut,
+    /// The item's date key (events, dated units).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    date: Option<String>,
+    /// Why it was found, in the order results come: `date` (on the date the query names),
+    /// `exact` (a name is the query), `prefix` (a name starts with it), `words` (names hold
+    /// every word of it).
+    #[serde(rename = "match")]
+    matched: &'static str,
+    /// Relevance within the `words` results.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<f32>,
+}
+
+impl From<Hit> for SearchResult {
+    fn from(hit: Hit) -> SearchResult {
+        SearchResult {
+            id: hit.id.to_string(),
+            ty: hit.ty.as_str(),
+            path: hit.path,
+            name: NameOut {
+                he: hit.he,
+                en: hit.en,
+            },
+            date: hit.date,
+            matched: hit.rank.as_str(),
+            score: hit.score,
+        }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+struct SearchAnswer {
+    results: Vec<SearchResult>,
+    /// The Hebrew date the query names, when it names one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    date: Option<DateOut>,
+}
+
+/// Items by their names and titles, ranked: the events of the date the query names, then exact
+/// titles, then titles starting with the query, then titles holding all its words.
+#[utoipa::path(get, path = "/v1/search", tag = "search", params(SearchParams),
+    responses((status = 200, body = SearchAnswer), (status = 400, body = ErrorBody,
+        description = "`q` is missing, too long or has no words; `type` or `limit` cannot be read"),
+        (status = 500, body = ErrorBody)))]
+async fn search(
+    State(state): State<AppState>,
+    Query(p): Query<SearchParams>,
+) -> Result<Answer, ApiError> {
+    let q = query_text(&p.q)?.to_owned();
+    let ty = extract::item_type(p.ty.as_deref())?;
+    let limit = SEARCH_LIMIT.parse(p.limit.as_deref())?;
+    let index = state.search.index().clone();
+    let (hits, date) = crate::blocking(move || {
+        let date = catalog_search::date_in(&q);
+        let mut hits = match &date {
+            Some(read) => index.on_date(&read.key, ty, limit)?,
+            None => Vec::new(),
+        };
+        let rest = index.search(&SearchQuery { q: &q, ty, limit })?;
+        for hit in rest {
+            if hits.len() >= limit {
+                break;
+            }
+            if !hits.iter().any(|h| h.id == hit.id) {
+                hits.push(hit);
+            }
+        }
+        Ok::<_, catalog_search::Error>((hits, date))
+    })
+    .await?;
+    Answer::json(&SearchAnswer {
+        results: hits.into_iter().map(SearchResult::from).collect(),
+        date: date.map(DateOut::from),
+    })
+}
+
+/// `q`, required and at most [`MAX_QUERY_CHARS`] characters.
+fn query_text(raw: &Option<String>) -> Result<&str, ApiError> {
+    let q = extract::required("q", raw)?;
+    let length = q.chars().count();
+    if length > MAX_QUERY_CHARS {
+        return Err(ApiError::BadRequest(format!(
+            "q has {length} characters; at most {MAX_QUERY_CHARS} are read"
+        )));
+    }
+    Ok(q)
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct SimilarParams {
+    /// What to find things like, in Hebrew, Yiddish or English; at most 200 characters.
+    q: Option<String>,
+    /// Comma separated, from `unit`, `event`, `segment`, `text-page`, `work`.
+    types: Option<String>,
+    /// 1-50, default 10.
+    limit: Option<String>,
+}
+
+/// One item found by meaning (none until the server has an embedding model).
+#[derive(Serialize, ToSchema)]
+struct SimilarResult {
+    id: String,
+    #[serde(rename = "type")]
+    ty: &'static str,
+    /// Always true: a machine judged the likeness.
+    machine: bool,
+    score: f32,
+}
+
+#[derive(Serialize, ToSchema)]
+struct SimilarAnswer {
+    /// False while search by meaning is not set up on this server; `results` is then empty.
+    available: bool,
+    results: Vec<SimilarResult>,
+}
+
+/// Items by meaning. This server has no embedding model yet, so it answers `available: false`
+/// (after checking the request as a server with one would).
+#[utoipa::path(get, path = "/v1/search/similar", tag = "search", params(SimilarParams),
+    responses((status = 200, body = SimilarAnswer), (status = 400, body = ErrorBody,
+        description = "`q` is missing or too long; `types` or `limit` cannot be read")))]
+async fn similar(Query(p): Query<SimilarParams>) -> Result<Answer, ApiError> {
+    query_text(&p.q)?;
+    for raw in p.types.as_deref().into_iter().flat_map(|t| t.split(',')) {
+        let ty = raw.trim();
+        if !SIMILAR_TYPES.iter().any(|t| t.as_str() == ty) {
+            return Err(ApiError::BadRequest(format!(
+                "types: {ty:?} is not one of unit, event, segment, text-page, work"
+            )));
+        }
+    }
+    SIMILAR_LIMIT.parse(p.limit.as_deref())?;
+    Answer::json(&SimilarAnswer {
+        available: false,
+        results: Vec::new(),
+    })
+}

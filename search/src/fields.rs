@@ -1,0 +1,70 @@
+//! The index's schema: which fields each document has and how each is analysed.
+
+use tantivy::schema::{
+    Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
+};
+
+use crate::analyzer;
+
+/// The fields of the one kind of document: an item with a name.
+#[derive(Clone, Copy, Debug)]
+pub struct Fields {
+    /// The item's id, canonical text; the key deletes and updates go by.
+    pub id: Field,
+    /// The item's type (wire name), for the `type` filter.
+    pub ty: Field,
+    /// The item's readable path, when it has one (stored only).
+    pub path: Field,
+    /// The name it is shown by (stored only).
+    pub he: Field,
+    pub en: Field,
+    /// An event's or a unit's date key, so a date finds the items of that day.
+    pub date: Field,
+    /// Every name reduced by `normal_title`, untokenised: exact-title and title-prefix ranks.
+    pub exact: Field,
+    /// Every name through the recall analyzer.
+    pub words: Field,
+    /// Every name through the as-written analyzer.
+    pub words_exact: Field,
+}
+
+fn analysed(tokenizer: &str) -> TextOptions {
+    TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer(tokenizer)
+            .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+    )
+}
+
+impl Fields {
+    pub fn schema() -> (Schema, Fields) {
+        let mut b = Schema::builder();
+        let fields = Fields {
+            id: b.add_text_field("id", STRING | STORED),
+            ty: b.add_text_field("type", STRING | STORED),
+            path: b.add_text_field("path", STORED),
+            he: b.add_text_field("he", STORED),
+            en: b.add_text_field("en", STORED),
+            date: b.add_text_field("date", STRING | STORED),
+            exact: b.add_text_field("exact", STRING),
+            words: b.add_text_field("words", analysed(analyzer::WORDS)),
+            words_exact: b.add_text_field("words_exact", analysed(analyzer::EXACT)),
+        };
+        (b.build(), fields)
+    }
+
+    /// Reads the fields back from an opened index's schema.
+    pub fn of(schema: &Schema) -> tantivy::Result<Fields> {
+        Ok(Fields {
+            id: schema.get_field("id")?,
+            ty: schema.get_field("type")?,
+            path: schema.get_field("path")?,
+            he: schema.get_field("he")?,
+            en: schema.get_field("en")?,
+            date: schema.get_field("date")?,
+            exact: schema.get_field("exact")?,
+            words: schema.get_field("words")?,
+            words_exact: schema.get_field("words_exact")?,
+        })
+    }
+}

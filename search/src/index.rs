@@ -1,0 +1,287 @@
+//! Opening the index, and `Indexer`, which folds commits into it with the checkpoint in each
+//! tantivy commit's payload.
+//!
+//! Documents added but not committed are lost in a crash together with the payload that would
+//! have named their seq, so on open the index resumes from exactly the last batch it holds.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use catalog_log_core::{Commit, Log, Seq};
+use tantivy::directory::MmapDirectory;
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+
+use crate::analyzer;
+use crate::document::document;
+use crate::error::{Error, Result};
+use crate::fields::Fields;
+
+/// Memory the one indexing thread may buffer before writing a segment (tantivy's minimum is 15 MB).
+const WRITER_MEMORY: usize = 32 * 1024 * 1024;
+/// Commits read from the log per tantivy commit while catching up.
+const CHUNK: usize = 512;
+
+/// The checkpoint as it is kept in the payload.
+fn payload(seq: Seq) -> String {
+    format!("{{\"seq\":{}}}", seq.0)
+}
+
+fn read_payload(text: Option<&str>) -> Result<Seq> {
+    let Some(text) = text else { return Ok(Seq(0)) };
+    let value: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| Error::Corrupt(format!("checkpoint payload {text:?}: {e}")))?;
+    value
+        .get("seq")
+        .and_then(serde_json::Value::as_u64)
+        .map(Seq)
+        .ok_or_else(|| Error::Corrupt(format!("checkpoint payload {text:?} has no seq")))
+}
+
+/// The read side of the index. Cheap to clone; every clone sees each batch once it is committed.
+#[derive(Clone)]
+pub struct SearchIndex {
+    pub(crate) reader: IndexReader,
+    pub(crate) fields: Fields,
+    applied: Arc<AtomicU64>,
+}
+
+impl SearchIndex {
+    /// Opens the index in `dir` (creating it when missing), with its one writer. An index whose
+    /// schema is not this version's is emptied, so it is folded again from the log.
+    pub fn open(dir: &Path) -> Result<(SearchIndex, Indexer)> {
+        std::fs::create_dir_all(dir)?;
+        let (schema, _) = Fields::schema();
+        let directory = MmapDirectory::open(dir)
+            .map_err(|e| Error::Corrupt(format!("cannot open {}: {e}", dir.display())))?;
+        let index = if Index::exists(&directory).map_err(tantivy::TantivyError::from)? {
+            let index = Index::open(directory)?;
+            if index.schema() == schema {
+                index
+            } else {
+                tracing::warn!(dir = %dir.display(), "search index has another schema; rebuilding it");
+                drop(index);
+                std::fs::remove_dir_all(dir)?;
+                std::fs::create_dir_all(dir)?;
+                Index::create_in_dir(dir, schema)?
+            }
+        } else {
+            Index::create(directory, schema, tantivy::IndexSettings::default())?
+        };
+        analyzer::register(&index);
+        let fields = Fields::of(&index.schema())?;
+        let applied = read_payload(index.load_metas()?.payload.as_deref())?;
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
+        let writer = index.writer_with_num_threads(1, WRITER_MEMORY)?;
+        let search = SearchIndex {
+            reader,
+            fields,
+            applied: Arc::new(AtomicU64::new(applied.0)),
+        };
+        let indexer = Indexer {
+            search: search.clone(),
+            writer,
+        };
+        Ok((search, indexer))
+    }
+
+    /// The last commit the index holds.
+    pub fn applied(&self) -> Seq {
+        Seq(self.applied.load(Ordering::SeqCst))
+    }
+
+    /// Every document as `(id, type, normal names…)` lines, sorted: two indexes folded from one
+    /// log answer the same (the rebuild-equality check).
+    pub fn dump(&self) -> Result<Vec<String>> {
+        use tantivy::collector::DocSetCollector;
+        use tantivy::query::AllQuery;
+        use tantivy::schema::document::Value as _;
+        let searcher = self.reader.searcher();
+        let mut out = Vec::new();
+        for address in searcher.search(&AllQuery, &DocSetCollector)? {
+            let doc: TantivyDocument = searcher.doc(address)?;
+            let mut line = Vec::new();
+            for field in [
+                self.fields.id,
+                self.fields.ty,
+                self.fields.path,
+                self.fields.he,
+                self.fields.en,
+                self.fields.date,
+            ] {
+                line.push(
+                    doc.get_first(field)
+                        .and_then(|v| v.as_str())
+                        .unwrap_or("")
+                        .to_owned(),
+                );
+            }
+            out.push(line.join("\t"));
+        }
+        out.sort();
+        Ok(out)
+    }
+}
+
+/// The one writer of the index; the projector's worker owns it.
+pub struct Indexer {
+    search: SearchIndex,
+    writer: IndexWriter,
+}
+
+impl Indexer {
+    /// The last commit the index holds.
+    pub fn applied(&self) -> Seq {
+        self.search.applied()
+    }
+
+    /// The read side of this index.
+    pub fn index(&self) -> &SearchIndex {
+        &self.search
+    }
+
+    /// Folds `commits` (the ones right after `applied()`, in order) and commits them with their
+    /// last seq as the checkpoint. Commits already held are skipped, so a caller may hand over a
+    /// batch that overlaps what the index has.
+    pub fn apply(&mut self, commits: &[Commit]) -> Result<Seq> {
+        let mut applied = self.applied();
+        let fields = self.search.fields;
+        let mut changed = false;
+        for commit in commits {
+            if commit.seq <= applied {
+                continue;
+            }
+            if commit.seq.0 != applied.0 + 1 {
+                return Err(Error::OutOfOrder {
+                    applied,
+                    given: commit.seq,
+                });
+            }
+            for change in &commit.changes {
+                // An update replaces the item's document; a delete or merge only removes it.
+                self.writer
+                    .delete_term(Term::from_field_text(fields.id, &change.id.to_string()));
+                if let Some(doc) = document(&fields, change) {
+                    self.writer.add_document(doc)?;
+                }
+            }
+            applied = commit.seq;
+            changed = true;
+        }
+        if changed {
+            self.commit(applied)?;
+        }
+        Ok(applied)
+    }
+
+    fn commit(&mut self, seq: Seq) -> Result<()> {
+        let mut prepared = self.writer.prepare_commit()?;
+        prepared.set_payload(&payload(seq));
+        prepared.commit()?;
+        self.search.reader.reload()?;
+        self.search.applied.store(seq.0, Ordering::SeqCst);
+        Ok(())
+    }
+
+    /// Folds every commit after `applied()` up to and including `until`, one tantivy commit per
+    /// chunk read from the log, calling `each` after each chunk. Returns the seq reached.
+    pub fn catch_up(&mut self, log: &Log, until: Seq, mut each: impl FnMut(Seq)) -> Result<Seq> {
+        while self.applied() < until {
+            let from = self.applied();
+            let mut commits = log.commits_after(from, CHUNK)?;
+            commits.retain(|c| c.seq <= until);
+            if commits.is_empty() {
+                return Err(Error::Corrupt(format!(
+                    "the log has no commit after seq {from} below head {until}"
+                )));
+            }
+            let reached = self.apply(&commits)?;
+            each(reached);
+        }
+        Ok(self.applied())
+    }
+
+    /// Empties the index and sets its checkpoint to 0, so the next catch-up folds the whole log.
+    pub fn reset(&mut self) -> Result<()> {
+        self.writer.delete_all_documents()?;
+        self.commit(Seq(0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use catalog_log_core::{Expect, NewChange, NewCommit, Store};
+    use catalog_schemas::{Id, ItemType};
+    use serde_json::json;
+
+    fn append(log: &Log, id: Id, data: Option<serde_json::Value>) {
+        let change = NewChange {
+            id,
+            ty: ItemType::Topic,
+            path: None,
+            data,
+            merged_into: None,
+            expect: Expect::Any,
+        };
+        let commit = NewCommit {
+            message: "m".into(),
+            merged_by: "t".into(),
+            author: "t".into(),
+            suggestion: None,
+            changes: vec![change],
+        };
+        log.append(commit).expect("append");
+    }
+
+    #[test]
+    fn batches_are_applied_once_in_order_with_their_seq_as_checkpoint() {
+        let dir = tempfile::tempdir().expect("dir");
+        let store = Store::open(&dir.path().join("db"), &[]).expect("store");
+        let log = Log::open(&store).expect("log");
+        let id = Id::random();
+        append(
+            &log,
+            id,
+            Some(json!({ "name": { "he": "שמחה", "en": "Joy" } })),
+        );
+        append(
+            &log,
+            id,
+            Some(json!({ "name": { "he": "אהבה", "en": "Love" } })),
+        );
+        append(&log, id, None);
+        let commits = log.commits_after(Seq(0), 10).expect("commits");
+
+        let (index, mut indexer) = SearchIndex::open(&dir.path().join("search")).expect("open");
+        // A batch that skips a seq is refused and changes nothing.
+        assert!(matches!(
+            indexer.apply(&commits[1..]),
+            Err(Error::OutOfOrder {
+                applied: Seq(0),
+                given: Seq(2)
+            })
+        ));
+        assert_eq!(index.applied(), Seq(0));
+
+        assert_eq!(indexer.apply(&commits[..2]).expect("apply"), Seq(2));
+        // The update replaced the item's one document.
+        let dump = index.dump().expect("dump");
+        assert_eq!(dump.len(), 1);
+        assert!(
+            dump[0].contains("אהבה") && !dump[0].contains("שמחה"),
+            "{dump:?}"
+        );
+        // An overlapping batch applies only what is new; the delete removes the document.
+        assert_eq!(indexer.apply(&commits).expect("apply"), Seq(3));
+        assert!(index.dump().expect("dump").is_empty());
+        drop((index, indexer));
+
+        // The checkpoint is read back from the commit payload.
+        let (index, _indexer) = SearchIndex::open(&dir.path().join("search")).expect("reopen");
+        assert_eq!(index.applied(), Seq(3));
+    }
+}

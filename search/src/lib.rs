@@ -1,0 +1,33 @@
+//! catalog-search: the search read model — a tantivy index of every item's names and titles,
+//! folded from the commit log — and the Hebrew-aware analysis it is built with.
+//!
+//! It is a projection like the projector's, kept in its own store (a tantivy directory beside the
+//! RocksDB files) with its own checkpoint: the seq of the last commit applied rides in tantivy's
+//! commit payload, so the documents and the checkpoint become visible together and a crash leaves
+//! the index wholly before or after a batch. It only reads the log, never writes it, and knows
+//! nothing of HTTP.
+//!
+//! Layout:
+//! - `analyzer` — the tokenizer and filters shared by indexing and queries.
+//! - `error` — the crate's `Error`.
+//! - `fields` — the schema.
+//! - `document` — an item's names as one document.
+//! - `index` — `SearchIndex` (read side, open) and `Indexer` (the one writer, checkpointed).
+//! - `date_query` — whether a query names a Hebrew date.
+//! - `query` — ranked search: exact title, then title prefix, then words.
+//! - `projection` — `SearchProjection`, the thread following the log, and `rebuild`.
+
+pub mod analyzer;
+mod date_query;
+mod document;
+mod error;
+mod fields;
+mod index;
+mod projection;
+mod query;
+
+pub use date_query::date_in;
+pub use error::{Error, Result};
+pub use index::{Indexer, SearchIndex};
+pub use projection::{SearchProjection, SearchStatus, rebuild};
+pub use query::{Hit, Rank, SearchQuery};

@@ -1,0 +1,287 @@
+//! `SearchProjection`: the thread that keeps the index level with the log, and `rebuild`.
+//!
+//! The index has its own follower rather than riding in the projector's worker: the spec lets
+//! search trail the log by a bounded lag (the key-value read models must not), so a slow tantivy
+//! commit never holds up a merge's read-your-writes. `start` reopens the index from its checkpoint
+//! and folds only what it lacks before returning; it never rebuilds an index it can read.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use catalog_log_core::{Log, Seq};
+
+use crate::error::{Error, Result};
+use crate::index::{Indexer, SearchIndex};
+
+/// How long the follower sleeps on the log before checking whether it should stop.
+const POLL: Duration = Duration::from_millis(100);
+/// The pause after a failed fold before trying again.
+const RETRY: Duration = Duration::from_secs(1);
+
+/// Where the follower is, for `/v1/stats`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchStatus {
+    /// The last commit the index holds.
+    pub applied: Seq,
+    /// The last fold's failure, for operators; `None` while folding works.
+    pub failing: Option<String>,
+    pub stopped: bool,
+}
+
+struct Shared {
+    status: Mutex<SearchStatus>,
+    changed: Condvar,
+    stop: AtomicBool,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, SearchStatus> {
+        // The status is replaced whole, so a lock poisoned by a panic still holds a good value.
+        self.status.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn set(&self, status: SearchStatus) {
+        *self.lock() = status;
+        self.changed.notify_all();
+    }
+}
+
+/// Stops and joins the follower when the last clone goes, which releases tantivy's writer lock.
+struct Handle {
+    shared: Arc<Shared>,
+    thread: Mutex<Option<JoinHandle<()>>>,
+}
+
+impl Drop for Handle {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        if let Some(thread) = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// The live search projection. Cheap to clone; the follower stops with the last clone.
+#[derive(Clone)]
+pub struct SearchProjection {
+    index: SearchIndex,
+    shared: Arc<Shared>,
+    _handle: Arc<Handle>,
+}
+
+impl SearchProjection {
+    /// Opens the index in `dir`, folds the commits it lacks, then follows the log.
+    pub fn start(dir: &Path, log: &Log) -> Result<SearchProjection> {
+        let (index, mut indexer) = SearchIndex::open(dir)?;
+        let head = log.head();
+        if indexer.applied() < head {
+            tracing::info!(
+                from = indexer.applied().0,
+                head = head.0,
+                "search index catching up"
+            );
+        }
+        indexer.catch_up(log, head, |_| {})?;
+        let shared = Arc::new(Shared {
+            status: Mutex::new(SearchStatus {
+                applied: indexer.applied(),
+                failing: None,
+                stopped: false,
+            }),
+            changed: Condvar::new(),
+            stop: AtomicBool::new(false),
+        });
+        let worker_shared = shared.clone();
+        let log = log.clone();
+        let thread = std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || follow(indexer, log, worker_shared))?;
+        let handle = Arc::new(Handle {
+            shared: shared.clone(),
+            thread: Mutex::new(Some(thread)),
+        });
+        Ok(SearchProjection {
+            index,
+            shared,
+            _handle: handle,
+        })
+    }
+
+    /// The read side.
+    pub fn index(&self) -> &SearchIndex {
+        &self.index
+    }
+
+    pub fn status(&self) -> SearchStatus {
+        self.shared.lock().clone()
+    }
+
+    /// Blocks until the index holds `seq` or `timeout` passes; answers the seq it holds.
+    pub fn wait_applied(&self, seq: Seq, timeout: Duration) -> Seq {
+        let deadline = Instant::now() + timeout;
+        let mut status = self.shared.lock();
+        while status.applied < seq && !status.stopped {
+            let now = Instant::now();
+            if now >= deadline {
+                break;
+            }
+            status = self
+                .shared
+                .changed
+                .wait_timeout(status, deadline - now)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        status.applied
+    }
+}
+
+fn follow(mut indexer: Indexer, log: Log, shared: Arc<Shared>) {
+    while !shared.stop.load(Ordering::SeqCst) {
+        let applied = indexer.applied();
+        let head = log.wait_for(applied, POLL);
+        if head <= applied {
+            continue;
+        }
+        let result = indexer.catch_up(&log, head, |seq| {
+            let mut status = shared.lock();
+            status.applied = seq;
+            shared.changed.notify_all();
+        });
+        match result {
+            Ok(seq) => shared.set(SearchStatus {
+                applied: seq,
+                failing: None,
+                stopped: false,
+            }),
+            Err(e) => {
+                tracing::error!(error = %e, applied = indexer.applied().0, "search fold failed");
+                shared.set(SearchStatus {
+                    applied: indexer.applied(),
+                    failing: Some(e.to_string()),
+                    stopped: false,
+                });
+                std::thread::sleep(RETRY);
+            }
+        }
+    }
+    shared.set(SearchStatus {
+        applied: indexer.applied(),
+        failing: None,
+        stopped: true,
+    });
+}
+
+/// Empties the index in `dir` and folds the whole log into it again, calling `each` after each
+/// chunk. No server may hold the index (tantivy's writer lock refuses a second writer).
+pub fn rebuild(dir: &Path, log: &Log, each: impl FnMut(Seq)) -> Result<Seq> {
+    let (_, mut indexer) = SearchIndex::open(dir)?;
+    indexer.reset()?;
+    let head = log.head();
+    let reached = indexer.catch_up(log, head, each)?;
+    if reached != head {
+        return Err(Error::Corrupt(format!(
+            "rebuild reached seq {reached}, not the head {head}"
+        )));
+    }
+    Ok(reached)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::SearchQuery;
+    use catalog_log_core::{Expect, NewChange, NewCommit, Store};
+    use catalog_schemas::{Id, ItemType};
+    use serde_json::json;
+
+    fn append(log: &Log, id: Id, ty: ItemType, data: serde_json::Value) -> Seq {
+        let change = NewChange {
+            id,
+            ty,
+            path: None,
+            data: Some(data),
+            merged_into: None,
+            expect: Expect::Any,
+        };
+        let commit = NewCommit {
+            message: "m".into(),
+            merged_by: "t".into(),
+            author: "t".into(),
+            suggestion: None,
+            changes: vec![change],
+        };
+        log.append(commit).expect("append").seq
+    }
+
+    fn ids(p: &SearchProjection, q: &str) -> Vec<Id> {
+        let query = SearchQuery {
+            q,
+            ty: None,
+            limit: 10,
+        };
+        p.index()
+            .search(&query)
+            .expect("search")
+            .into_iter()
+            .map(|h| h.id)
+            .collect()
+    }
+
+    #[test]
+    fn follows_the_log_resumes_from_its_checkpoint_and_rebuilds_the_same() {
+        let dir = tempfile::tempdir().expect("dir");
+        let store = Store::open(&dir.path().join("db"), &[]).expect("store");
+        let log = Log::open(&store).expect("log");
+        let search_dir = dir.path().join("search");
+        let work = Id::random();
+        append(
+            &log,
+            work,
+            ItemType::Work,
+            json!({ "title": { "he": "ליקוטי שיחות", "en": "Likkutei Sichos" } }),
+        );
+
+        let p = SearchProjection::start(&search_dir, &log).expect("start");
+        assert_eq!(p.status().applied, Seq(1));
+        assert_eq!(ids(&p, "ליקוטי שיחות"), [work]);
+
+        // Live: a new commit is folded by the follower.
+        let other = Id::random();
+        let seq = append(
+            &log,
+            other,
+            ItemType::Work,
+            json!({ "title": { "he": "תניא", "en": "Tanya" } }),
+        );
+        assert_eq!(p.wait_applied(seq, Duration::from_secs(10)), seq);
+        assert_eq!(ids(&p, "tanya"), [other]);
+        drop(p);
+
+        // Commits made while stopped are folded on the next start, from the checkpoint.
+        let renamed = append(
+            &log,
+            other,
+            ItemType::Work,
+            json!({ "title": { "he": "ספר התניא", "en": "Sefer HaTanya" } }),
+        );
+        let p = SearchProjection::start(&search_dir, &log).expect("restart");
+        assert_eq!(p.status().applied, renamed);
+        assert_eq!(ids(&p, "sefer hatanya"), [other]);
+        assert_eq!(ids(&p, "ליקוטי"), [work]);
+        let live = p.index().dump().expect("dump");
+        drop(p);
+
+        // A rebuild folds the whole log again into the same documents.
+        assert_eq!(
+            rebuild(&search_dir, &log, |_| {}).expect("rebuild"),
+            renamed
+        );
+        let (index, _indexer) = SearchIndex::open(&search_dir).expect("open");
+        assert_eq!(index.applied(), renamed);
+        assert_eq!(index.dump().expect("dump"), live);
+    }
+}
