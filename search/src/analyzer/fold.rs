@@ -78,7 +78,11 @@ pub fn fold_word(word: &str) -> String {
             '\u{FB1D}'..='\u{FB4E}' => out.push(presentation_letter(c)),
             // Combining accents left over (tantivy's folding handles precomposed letters).
             '\u{0300}'..='\u{036F}' => {}
-            c => out.push(c),
+            // Accent folding can spell a symbol as punctuation (⑴ → "(1)"), which the tokenizer
+            // would have split on: keep only what a word is made of, so folding is idempotent.
+            c if !c.is_alphanumeric() => {}
+            // Folding can also give a capital back (ɪ → "I"): words end lowercase.
+            c => out.extend(c.to_lowercase().filter(|l| l.is_alphanumeric())),
         }
     }
     out
