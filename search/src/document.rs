@@ -7,6 +7,9 @@ use tantivy::TantivyDocument;
 use crate::analyzer::normal_title;
 use crate::fields::Fields;
 
+/// The `kind` of an item's own document (moments have theirs, see `moment`).
+pub(crate) const ITEM_KIND: &str = "item";
+
 /// The fields whose `{ he, en? }` value names an item, in the order the shown name is chosen.
 const NAME_FIELDS: &[&str] = &["name", "title", "label"];
 
@@ -56,6 +59,7 @@ pub(crate) fn document(fields: &Fields, change: &Change) -> Option<TantivyDocume
     }
     let mut doc = TantivyDocument::default();
     doc.add_text(fields.id, change.id.to_string());
+    doc.add_text(fields.kind, ITEM_KIND);
     doc.add_text(fields.ty, change.ty.as_str());
     if let Some(path) = &change.path {
         doc.add_text(fields.path, path);

@@ -6,7 +6,9 @@ use tantivy::schema::{
 
 use crate::analyzer;
 
-/// The fields of the one kind of document: an item with a name.
+/// The fields of the two families of document: an item with a name (`kind` = `item`), and a
+/// moment, a place inside an item where words are (`kind` = `line` or `segment`). A moment carries
+/// its item's `id`, `type` and `path`, so deleting an item's id removes its moments too.
 #[derive(Clone, Copy, Debug)]
 pub struct Fields {
     /// The item's id, canonical text; the key deletes and updates go by.
@@ -26,6 +28,20 @@ pub struct Fields {
     pub words: Field,
     /// Every name through the as-written analyzer.
     pub words_exact: Field,
+    /// `item`, or a moment's kind (`line`, `segment`).
+    pub kind: Field,
+    /// A moment's line id on a text page, segment id and version id in a body (stored only).
+    pub line: Field,
+    pub segment: Field,
+    pub version: Field,
+    /// The page number of a text page's line (stored only).
+    pub page: Field,
+    /// Whether a machine made the moment's words and no one has checked them (stored only).
+    pub machine: Field,
+    /// A moment's words through the recall analyzer, stored for the answer and its highlight.
+    pub text: Field,
+    /// A moment's words through the as-written analyzer: phrases are matched here.
+    pub text_exact: Field,
 }
 
 fn analysed(tokenizer: &str) -> TextOptions {
@@ -49,6 +65,14 @@ impl Fields {
             exact: b.add_text_field("exact", STRING),
             words: b.add_text_field("words", analysed(analyzer::WORDS)),
             words_exact: b.add_text_field("words_exact", analysed(analyzer::EXACT)),
+            kind: b.add_text_field("kind", STRING | STORED),
+            line: b.add_text_field("line", STORED),
+            segment: b.add_text_field("segment", STORED),
+            version: b.add_text_field("version", STORED),
+            page: b.add_u64_field("page", STORED),
+            machine: b.add_bool_field("machine", STORED),
+            text: b.add_text_field("text", analysed(analyzer::WORDS) | STORED),
+            text_exact: b.add_text_field("text_exact", analysed(analyzer::EXACT)),
         };
         (b.build(), fields)
     }
@@ -65,6 +89,14 @@ impl Fields {
             exact: schema.get_field("exact")?,
             words: schema.get_field("words")?,
             words_exact: schema.get_field("words_exact")?,
+            kind: schema.get_field("kind")?,
+            line: schema.get_field("line")?,
+            segment: schema.get_field("segment")?,
+            version: schema.get_field("version")?,
+            page: schema.get_field("page")?,
+            machine: schema.get_field("machine")?,
+            text: schema.get_field("text")?,
+            text_exact: schema.get_field("text_exact")?,
         })
     }
 }

@@ -16,6 +16,7 @@ use crate::analyzer;
 use crate::document::document;
 use crate::error::{Error, Result};
 use crate::fields::Fields;
+use crate::moment;
 
 /// Memory the one indexing thread may buffer before writing a segment (tantivy's minimum is 15 MB).
 const WRITER_MEMORY: usize = 32 * 1024 * 1024;
@@ -93,7 +94,8 @@ impl SearchIndex {
         Seq(self.applied.load(Ordering::SeqCst))
     }
 
-    /// Every document as `(id, type, normal names…)` lines, sorted: two indexes folded from one
+    /// Every document as `(id, kind, type, path, names, date, line, segment, version, text)`
+    /// lines, sorted: two indexes folded from one
     /// log answer the same (the rebuild-equality check).
     pub fn dump(&self) -> Result<Vec<String>> {
         use tantivy::collector::DocSetCollector;
@@ -106,11 +108,16 @@ impl SearchIndex {
             let mut line = Vec::new();
             for field in [
                 self.fields.id,
+                self.fields.kind,
                 self.fields.ty,
                 self.fields.path,
                 self.fields.he,
                 self.fields.en,
                 self.fields.date,
+                self.fields.line,
+                self.fields.segment,
+                self.fields.version,
+                self.fields.text,
             ] {
                 line.push(
                     doc.get_first(field)
@@ -161,10 +168,14 @@ impl Indexer {
                 });
             }
             for change in &commit.changes {
-                // An update replaces the item's document; a delete or merge only removes it.
+                // An update replaces the item's document and its moments (they share its id); a
+                // delete or merge only removes them.
                 self.writer
                     .delete_term(Term::from_field_text(fields.id, &change.id.to_string()));
                 if let Some(doc) = document(&fields, change) {
+                    self.writer.add_document(doc)?;
+                }
+                for doc in moment::documents(&fields, change) {
                     self.writer.add_document(doc)?;
                 }
             }

@@ -1,4 +1,5 @@
-//! catalog-search: the search read model — a tantivy index of every item's names and titles,
+//! catalog-search: the search read model — a tantivy index of every item's names and titles
+//! and of the moments where its words are (text-page lines, body segments),
 //! folded from the commit log — and the Hebrew-aware analysis it is built with.
 //!
 //! It is a projection like the projector's, kept in its own store (a tantivy directory beside the
@@ -12,6 +13,8 @@
 //! - `error` — the crate's `Error`.
 //! - `fields` — the schema.
 //! - `document` — an item's names as one document.
+//! - `moment` — the lines and body segments of an item as documents of their own.
+//! - `moment_query` — `SearchIndex::moments`: where words or a phrase occur, highlighted.
 //! - `index` — `SearchIndex` (read side, open) and `Indexer` (the one writer, checkpointed).
 //! - `date_query` — whether a query names a Hebrew date.
 //! - `query` — ranked search: exact title, then title prefix, then words.
@@ -23,6 +26,8 @@ mod document;
 mod error;
 mod fields;
 mod index;
+mod moment;
+mod moment_query;
 mod projection;
 mod query;
 
@@ -30,4 +35,6 @@ pub use date_query::date_in;
 pub use error::{Error, Result};
 pub use index::{Indexer, SearchIndex};
 pub use projection::{SearchProjection, SearchStatus, rebuild};
+pub use moment::MomentKind;
+pub use moment_query::{Highlight, MomentHit};
 pub use query::{Hit, Rank, SearchQuery};

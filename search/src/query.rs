@@ -9,7 +9,7 @@ use std::ops::Bound;
 use catalog_schemas::{DateKey, Id, ItemType};
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, RangeQuery, TermQuery};
-use tantivy::schema::IndexRecordOption;
+use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::schema::document::Value as _;
 use tantivy::{DocAddress, Searcher, TantivyDocument, Term};
 
@@ -111,7 +111,7 @@ impl SearchIndex {
 
         // Every word of the query, in any form the analyzer gives it.
         if out.len() < query.limit {
-            let words = self.words_query(query.q);
+            let words = self.words_query(query.q, self.fields.words, self.fields.words_exact);
             let top = TopDocs::with_limit(query.limit + seen.len()).order_by_score();
             let found = searcher.search(&filtered_box(words, &filter), &top)?;
             let mut hits = Vec::with_capacity(found.len());
@@ -160,8 +160,8 @@ impl SearchIndex {
         Ok(hits)
     }
 
-    fn words_query(&self, q: &str) -> Box<dyn Query> {
-        let f = self.fields;
+    /// Every word of `q` in `recall` (any of its forms) or as written in `written`.
+    pub(crate) fn words_query(&self, q: &str, recall_field: Field, written_field: Field) -> Box<dyn Query> {
         let recall = terms_by_position(&mut analyzer::words_analyzer(), q);
         let written = terms_by_position(&mut analyzer::exact_analyzer(), q);
         let mut must: Vec<(Occur, Box<dyn Query>)> = Vec::new();
@@ -170,7 +170,7 @@ impl SearchIndex {
                 .iter()
                 .map(|t| {
                     let q: Box<dyn Query> = Box::new(TermQuery::new(
-                        Term::from_field_text(f.words, t),
+                        Term::from_field_text(recall_field, t),
                         IndexRecordOption::WithFreqs,
                     ));
                     (Occur::Should, q)
@@ -178,7 +178,7 @@ impl SearchIndex {
                 .collect();
             if let Some(word) = written.get(i).and_then(|g| g.first()) {
                 let exact = TermQuery::new(
-                    Term::from_field_text(f.words_exact, word),
+                    Term::from_field_text(written_field, word),
                     IndexRecordOption::WithFreqs,
                 );
                 any.push((
