@@ -34,7 +34,7 @@ mod query;
 pub use date_query::date_in;
 pub use error::{Error, Result};
 pub use index::{Indexer, SearchIndex};
-pub use projection::{SearchProjection, SearchStatus, rebuild};
 pub use moment::MomentKind;
 pub use moment_query::{Highlight, MomentHit};
+pub use projection::{SearchProjection, SearchStatus, rebuild};
 pub use query::{Hit, Rank, SearchQuery};

@@ -100,7 +100,8 @@ fn segment_moments(segment: &Segment, version: &str, out: &mut Vec<Moment>) {
             segment: Some(segment.id.as_str().to_owned()),
             version: Some(version.to_owned()),
             text,
-            machine: origin.is_some_and(|o| o.get("checked").and_then(Value::as_bool) != Some(true)),
+            machine: origin
+                .is_some_and(|o| o.get("checked").and_then(Value::as_bool) != Some(true)),
         });
     }
     for child in &segment.children {
@@ -178,7 +179,15 @@ mod tests {
         }));
         let summary: Vec<_> = found
             .iter()
-            .map(|m| (m.kind, m.line.as_deref(), m.page, m.text.as_str(), m.machine))
+            .map(|m| {
+                (
+                    m.kind,
+                    m.line.as_deref(),
+                    m.page,
+                    m.text.as_str(),
+                    m.machine,
+                )
+            })
             .collect();
         assert_eq!(
             summary,

@@ -169,7 +169,7 @@ mod tests {
     fn highlight_marks_are_counted_in_characters() {
         let fragment = "שלום world";
         // "world" starts at byte 9 (four two-byte letters and a space).
-        let h = highlight(fragment, &[9..14]);
+        let h = highlight(fragment, std::slice::from_ref(&(9..14)));
         assert_eq!(h.marks, [(5, 10)]);
     }
 }

@@ -9,8 +9,8 @@ use std::ops::Bound;
 use catalog_schemas::{DateKey, Id, ItemType};
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, RangeQuery, TermQuery};
-use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::schema::document::Value as _;
+use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocAddress, Searcher, TantivyDocument, Term};
 
 use crate::analyzer::{self, normal_title, terms_by_position};
@@ -161,7 +161,12 @@ impl SearchIndex {
     }
 
     /// Every word of `q` in `recall` (any of its forms) or as written in `written`.
-    pub(crate) fn words_query(&self, q: &str, recall_field: Field, written_field: Field) -> Box<dyn Query> {
+    pub(crate) fn words_query(
+        &self,
+        q: &str,
+        recall_field: Field,
+        written_field: Field,
+    ) -> Box<dyn Query> {
         let recall = terms_by_position(&mut analyzer::words_analyzer(), q);
         let written = terms_by_position(&mut analyzer::exact_analyzer(), q);
         let mut must: Vec<(Occur, Box<dyn Query>)> = Vec::new();

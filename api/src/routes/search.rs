@@ -2,10 +2,11 @@
 //! query names with that date's events. The index and its ranking are `catalog_search`; this
 //! module parses the request and writes the answer. `GET /v1/search/similar` answers that search
 //! by meaning is not set up on this server (no embedding model is configured yet).
+//! `GET /v1/search/moments` answers where words occur: lines of text pages and segments of bodies.
 
 use axum::extract::State;
 use catalog_schemas::ItemType;
-use catalog_search::{Hit, SearchQuery};
+use catalog_search::{Hit, MomentHit, SearchQuery};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -21,9 +22,11 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(search))
         .routes(routes!(similar))
+        .routes(routes!(moments))
 }
 
 const SEARCH_LIMIT: LimitRange = LimitRange::new(100, 20);
+const MOMENTS_LIMIT: LimitRange = LimitRange::new(100, 20);
 const SIMILAR_LIMIT: LimitRange = LimitRange::new(50, 10);
 /// The kinds of item search by meaning covers.
 const SIMILAR_TYPES: &[ItemType] = &[
@@ -205,5 +208,106 @@ async fn similar(Query(p): Query<SimilarParams>) -> Result<Answer, ApiError> {
     Answer::json(&SimilarAnswer {
         available: false,
         results: Vec::new(),
+    })
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct MomentsParams {
+    /// The words to find, at most 200 characters; in double quotes, a phrase (the words as
+    /// written, in order and adjacent).
+    q: Option<String>,
+    /// 1-100, default 20.
+    limit: Option<String>,
+}
+
+/// The matched words of a moment's text.
+#[derive(Serialize, ToSchema)]
+struct HighlightOut {
+    /// The part of the text shown (at most 200 characters).
+    fragment: String,
+    /// `[start, end)` of each matched word in `fragment`, counted in Unicode characters.
+    marks: Vec<[usize; 2]>,
+}
+
+/// One place where the words are.
+#[derive(Serialize, ToSchema)]
+struct MomentResult {
+    /// The item the words are in.
+    item: String,
+    #[serde(rename = "type")]
+    ty: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<String>,
+    /// `line` (a line of a text page) or `segment` (a segment of the item's body).
+    kind: &'static str,
+    /// The line's id on its text page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<String>,
+    /// The text page's page number.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    page: Option<u64>,
+    /// The segment's id in the body version.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    segment: Option<String>,
+    /// The body version the segment is in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    version: Option<String>,
+    /// The line's or segment's words.
+    text: String,
+    /// True while the words are a machine's (OCR) and no one has checked them.
+    machine: bool,
+    highlight: HighlightOut,
+    score: f32,
+}
+
+impl From<MomentHit> for MomentResult {
+    fn from(hit: MomentHit) -> MomentResult {
+        MomentResult {
+            item: hit.id.to_string(),
+            ty: hit.ty.as_str(),
+            path: hit.path,
+            kind: hit.kind.as_str(),
+            line: hit.line,
+            page: hit.page,
+            segment: hit.segment,
+            version: hit.version,
+            text: hit.text,
+            machine: hit.machine,
+            highlight: HighlightOut {
+                fragment: hit.highlight.fragment,
+                marks: hit
+                    .highlight
+                    .marks
+                    .into_iter()
+                    .map(|(a, b)| [a, b])
+                    .collect(),
+            },
+            score: hit.score,
+        }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+struct MomentsAnswer {
+    results: Vec<MomentResult>,
+}
+
+/// Where the words are: lines of text pages (with the line id) and segments of bodies, best
+/// match first.
+#[utoipa::path(get, path = "/v1/search/moments", tag = "search", params(MomentsParams),
+    responses((status = 200, body = MomentsAnswer), (status = 400, body = ErrorBody,
+        description = "`q` is missing, too long or has no words; `limit` cannot be read"),
+        (status = 500, body = ErrorBody)))]
+async fn moments(
+    State(state): State<AppState>,
+    Query(p): Query<MomentsParams>,
+) -> Result<Answer, ApiError> {
+    let q = query_text(&p.q)?.to_owned();
+    let limit = MOMENTS_LIMIT.parse(p.limit.as_deref())?;
+    let index = state.search.index().clone();
+    let hits = crate::blocking(move || index.moments(&q, limit)).await?;
+    Answer::json(&MomentsAnswer {
+        results: hits.into_iter().map(MomentResult::from).collect(),
     })
 }
