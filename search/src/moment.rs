@@ -246,4 +246,28 @@ mod tests {
         assert_eq!(texts, ["first para", "second para"]);
         assert!(moments(&json!({ "name": { "he": "שם" } })).is_empty());
     }
+
+    proptest::proptest! {
+        /// Every line with words is one moment, in order, with its id and text as written.
+        #[test]
+        fn each_line_with_words_is_one_moment(
+            lines in proptest::collection::vec(("[a-z0-9]{1,8}", "\\PC{0,40}", proptest::option::of(proptest::bool::ANY)), 0..12)
+        ) {
+            let data = json!({ "page": 3, "lines": lines.iter().map(|(id, text, checked)| {
+                let mut line = json!({ "id": id, "text": text });
+                if let Some(c) = checked { line["checked"] = json!(c); }
+                line
+            }).collect::<Vec<_>>() });
+            let expected: Vec<_> = lines
+                .iter()
+                .filter(|(_, text, _)| !text.trim().is_empty())
+                .map(|(id, text, checked)| (id.clone(), text.clone(), *checked == Some(false)))
+                .collect();
+            let found: Vec<_> = moments(&data)
+                .into_iter()
+                .map(|m| (m.line.unwrap_or_default(), m.text, m.machine))
+                .collect();
+            proptest::prop_assert_eq!(found, expected);
+        }
+    }
 }

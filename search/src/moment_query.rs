@@ -172,4 +172,30 @@ mod tests {
         let h = highlight(fragment, std::slice::from_ref(&(9..14)));
         assert_eq!(h.marks, [(5, 10)]);
     }
+
+    proptest::proptest! {
+        /// Each mark covers, in characters, exactly the text its byte range covered.
+        #[test]
+        fn marks_cover_the_same_text_as_the_byte_ranges(
+            words in proptest::collection::vec("\\PC{1,6}", 1..8),
+            picked in proptest::collection::vec(proptest::bool::ANY, 8)
+        ) {
+            let fragment = words.join(" ");
+            let mut ranges = Vec::new();
+            let mut at = 0;
+            for (i, w) in words.iter().enumerate() {
+                if picked[i] {
+                    ranges.push(at..at + w.len());
+                }
+                at += w.len() + 1;
+            }
+            let h = highlight(&fragment, &ranges);
+            let chars: Vec<char> = fragment.chars().collect();
+            for ((a, b), r) in h.marks.iter().zip(&ranges) {
+                let marked: String = chars[*a..*b].iter().collect();
+                proptest::prop_assert_eq!(marked.as_str(), &fragment[r.clone()]);
+            }
+            proptest::prop_assert_eq!(h.marks.len(), ranges.len());
+        }
+    }
 }
