@@ -192,6 +192,24 @@ async fn a_segment_of_a_body_is_found_with_its_segment_and_version() {
     assert_eq!(r["machine"], true);
     assert!(r.get("line").is_none() && r.get("page").is_none());
     assert_eq!(marked(r), [word]);
+
+    // A segment item of the text is a moment of its own: the item is the segment.
+    let other = tag("item");
+    let (segment, _) = create(
+        &steward,
+        "segment",
+        json!({ "text": id, "order": "m", "kind": "paragraph",
+            "content": [{ "text": format!("{other} words") }] }),
+    )
+    .await;
+    caught_up(&anon).await;
+    let found = moments(&anon, &other).await;
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["item"], json!(segment));
+    assert_eq!(found[0]["type"], "segment");
+    assert_eq!(found[0]["kind"], "segment");
+    assert_eq!(found[0]["machine"], false);
+    assert!(found[0].get("segment").is_none() && found[0].get("version").is_none());
 }
 
 #[tokio::test]

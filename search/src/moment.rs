@@ -1,11 +1,12 @@
-//! The places inside an item where its words are — a moment: each line of a text page, and each
-//! segment (at any depth) of a structured `body` — as documents of their own beside the item's.
+//! The places inside an item where its words are — a moment: each line of a text page, each
+//! segment (at any depth) of a structured `body`, and the `content` of a segment item — as
+//! documents of their own beside the item's.
 //!
 //! A moment carries its item's id, so the fold that replaces or removes an item's document by id
 //! replaces or removes its moments in the same step.
 
 use catalog_log_core::Change;
-use catalog_schemas::body::{Body, Run, Segment};
+use catalog_schemas::body::{Body, Run, Segment, parse_content};
 use serde_json::Value;
 use tantivy::TantivyDocument;
 
@@ -16,7 +17,8 @@ use crate::fields::Fields;
 pub enum MomentKind {
     /// A line of a text page (OCR or typed), with its line id.
     Line,
-    /// A segment of a body version, with the segment and version ids.
+    /// A segment of a body version, with the segment and version ids; or a segment item's
+    /// content (the item is the segment, so neither id is given).
     Segment,
 }
 
@@ -78,6 +80,21 @@ pub(crate) fn moments(data: &Value) -> Vec<Moment> {
             machine: line.get("checked").and_then(Value::as_bool) == Some(false),
         });
     }
+    // A segment item's words; it is a machine's while its `origin` is not checked.
+    if let Some(runs) = data.get("content").and_then(|c| parse_content(c).ok()) {
+        let text = runs_text(&runs);
+        if !text.trim().is_empty() {
+            out.push(Moment {
+                kind: MomentKind::Segment,
+                line: None,
+                page: None,
+                segment: None,
+                version: None,
+                text,
+                machine: unchecked(data.get("origin").and_then(Value::as_object)),
+            });
+        }
+    }
     // The log holds only bodies the write path accepted; one that no longer reads has no moments.
     if let Some(body) = data.get("body").and_then(|b| Body::from_value(b).ok()) {
         for version in &body.versions {
@@ -92,7 +109,6 @@ pub(crate) fn moments(data: &Value) -> Vec<Moment> {
 fn segment_moments(segment: &Segment, version: &str, out: &mut Vec<Moment>) {
     let text = runs_text(&segment.text);
     if !text.trim().is_empty() {
-        let origin = segment.origin.as_ref();
         out.push(Moment {
             kind: MomentKind::Segment,
             line: None,
@@ -100,13 +116,17 @@ fn segment_moments(segment: &Segment, version: &str, out: &mut Vec<Moment>) {
             segment: Some(segment.id.as_str().to_owned()),
             version: Some(version.to_owned()),
             text,
-            machine: origin
-                .is_some_and(|o| o.get("checked").and_then(Value::as_bool) != Some(true)),
+            machine: unchecked(segment.origin.as_ref()),
         });
     }
     for child in &segment.children {
         segment_moments(child, version, out);
     }
+}
+
+/// Whether an `origin` says a machine made the words and no one has checked them.
+fn unchecked(origin: Option<&serde_json::Map<String, Value>>) -> bool {
+    origin.is_some_and(|o| o.get("checked").and_then(Value::as_bool) != Some(true))
 }
 
 /// The words of runs: text runs as written, a line break as a space; notes and markers are not
@@ -237,6 +257,26 @@ mod tests {
             ]
         );
         assert!(found.iter().all(|m| m.kind == MomentKind::Segment));
+    }
+
+    #[test]
+    fn a_segment_items_content_is_one_moment_without_segment_or_version_ids() {
+        let found = moments(&json!({
+            "text": "cat-00000001", "order": "a", "kind": "paragraph",
+            "content": [{ "text": "from " }, { "text": "the scan", "marks": ["i"] }],
+            "origin": { "by": "ocr" }
+        }));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].kind, MomentKind::Segment);
+        assert_eq!(
+            (found[0].segment.as_ref(), found[0].version.as_ref()),
+            (None, None)
+        );
+        assert_eq!(found[0].text, "from the scan");
+        assert!(found[0].machine);
+        let typed = moments(&json!({ "content": "typed words" }));
+        assert_eq!(typed[0].text, "typed words");
+        assert!(!typed[0].machine);
     }
 
     #[test]

@@ -239,7 +239,8 @@ struct MomentResult {
     ty: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     path: Option<String>,
-    /// `line` (a line of a text page) or `segment` (a segment of the item's body).
+    /// `line` (a line of a text page) or `segment` (a segment of the item's body, or a segment
+    /// item's content, when `type` is `segment` and no `segment` id is given).
     kind: &'static str,
     /// The line's id on its text page.
     #[serde(skip_serializing_if = "Option::is_none")]
