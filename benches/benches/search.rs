@@ -9,6 +9,9 @@
 //!    through `Indexer::apply` into a temporary directory, 100 changes to a commit and 512 commits
 //!    to an `apply` (as `Indexer::catch_up` reads them). The time inside `apply` (documents,
 //!    analysis, tantivy commits) is measured with a wall clock; building the commits is not.
+//!    The build baseline, in the same run, indexes the same names and lines with tantivy alone
+//!    (default analyzer, same writer memory, one thread, a commit per 51,200 items), the
+//!    documents made before the clock starts.
 //! 2. Query latency: the index is reopened (so no merge of the build runs during queries) and
 //!    `SEARCH_BENCH_QUERIES` (default 1,000) queries of each kind are timed one by one, after a
 //!    warm-up, through `SearchIndex::search` (names) and `SearchIndex::moments` (phrases), with
@@ -30,8 +33,8 @@ use catalog_search::{SearchIndex, SearchQuery};
 use serde_json::{Value, json};
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, Occur, PhraseQuery, Query, TermQuery};
-use tantivy::schema::{Field, IndexRecordOption};
-use tantivy::{Index, ReloadPolicy, Searcher, Term};
+use tantivy::schema::{Field, IndexRecordOption, STRING, Schema, TEXT};
+use tantivy::{Index, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term};
 
 const HEBREW: &[&str] = &[
     "שמחה",
@@ -208,10 +211,10 @@ fn change(rng: &mut Rng, i: usize, lines: &mut Vec<String>) -> Change {
         let count = 2 + rng.below(2);
         name["en"] = Value::String(words(rng, count, |r| r.pick(ENGLISH).to_owned()));
     }
-    let (ty, data) = if i % 10 == 0 {
+    let (ty, data) = if i.is_multiple_of(10) {
         let line = words(rng, 12, hebrew_word);
         // Keep a sample of lines to draw phrase queries from.
-        if i % 1000 == 0 {
+        if i.is_multiple_of(1000) {
             lines.push(line.clone());
         }
         (
@@ -266,6 +269,53 @@ fn build(dir: &Path, items: usize) -> (Duration, Vec<String>) {
         spent += start.elapsed();
     }
     (spent, lines)
+}
+
+/// The build baseline: the same items' names and lines, already pulled out of their JSON, as
+/// plain documents of tantivy's default analyzer with the same writer memory, one thread and one
+/// commit per as many items. Returns the time of adding and committing.
+fn build_raw(dir: &Path, items: usize) -> Duration {
+    let mut b = Schema::builder();
+    let names = b.add_text_field("names", TEXT);
+    let text = b.add_text_field("text", TEXT);
+    let id = b.add_text_field("id", STRING);
+    let index = Index::create_in_dir(dir, b.build()).expect("raw index");
+    let mut writer: IndexWriter = index
+        .writer_with_num_threads(1, 32 * 1024 * 1024)
+        .expect("raw writer");
+    let mut rng = Rng(4);
+    let mut lines = Vec::new();
+    let mut spent = Duration::ZERO;
+    let per_apply = CHANGES_PER_COMMIT * COMMITS_PER_APPLY;
+    let mut i = 0;
+    while i < items {
+        let end = (i + per_apply).min(items);
+        let docs: Vec<TantivyDocument> = (i..end)
+            .map(|k| {
+                let c = change(&mut rng, k, &mut lines);
+                let data = c.data.expect("data");
+                let mut doc = TantivyDocument::default();
+                doc.add_text(id, c.id.to_string());
+                for lang in ["he", "en"] {
+                    if let Some(n) = data["name"][lang].as_str() {
+                        doc.add_text(names, n);
+                    }
+                }
+                if let Some(line) = data["lines"][0]["text"].as_str() {
+                    doc.add_text(text, line);
+                }
+                doc
+            })
+            .collect();
+        let start = Instant::now();
+        for doc in docs {
+            writer.add_document(doc).expect("add");
+        }
+        writer.commit().expect("commit");
+        spent += start.elapsed();
+        i = end;
+    }
+    spent
 }
 
 /// One kind of query: what `SearchIndex` is asked, and the baseline's raw query for the same.
@@ -434,12 +484,20 @@ fn main() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let path = dir.path().join("search");
 
+    let raw_dir = tempfile::tempdir().expect("temporary directory");
+    let raw = build_raw(raw_dir.path(), items);
+    drop(raw_dir);
     let (spent, lines) = build(&path, items);
+    let rate = |d: Duration| items as f64 / d.as_secs_f64();
     println!(
-        "build: {items} items ({} with a line) in {:.1} s = {:.0} items/s",
+        "build: {items} items ({} with a line): ours {:.1} s = {:.0} items/s; \
+         raw tantivy {:.1} s = {:.0} items/s; ratio (time) {:.2}",
         items.div_ceil(10),
         spent.as_secs_f64(),
-        items as f64 / spent.as_secs_f64()
+        rate(spent),
+        raw.as_secs_f64(),
+        rate(raw),
+        spent.as_secs_f64() / raw.as_secs_f64()
     );
 
     // Reopened, so the build's merges are over and queries see the index as a restart would.
