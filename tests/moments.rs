@@ -191,7 +191,7 @@ async fn a_segment_of_a_body_is_found_with_its_segment_and_version() {
     assert_eq!(r["text"], format!("ביום הזה {word}"));
     assert_eq!(r["machine"], true);
     assert!(r.get("line").is_none() && r.get("page").is_none());
-    assert_eq!(marked(r), [word]);
+    assert_eq!(marked(r), [word.clone()]);
 
     // A segment item of the text is a moment of its own: the item is the segment.
     let other = tag("item");
@@ -210,6 +210,33 @@ async fn a_segment_of_a_body_is_found_with_its_segment_and_version() {
     assert_eq!(found[0]["kind"], "segment");
     assert_eq!(found[0]["machine"], false);
     assert!(found[0].get("segment").is_none() && found[0].get("version").is_none());
+    // Not in a recording yet: no time.
+    assert!(found[0].get("startMs").is_none(), "{found:?}");
+
+    // Aligned with a recording (twice, by two spans): the earliest time it is said.
+    let event = first_of(&anon, "event").await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (recording, _) = create(&steward, "recording", json!({ "event": event })).await;
+    let (alignment, _) = create(
+        &steward,
+        "alignment",
+        json!({ "recording": recording, "text": id, "granularity": "paragraph" }),
+    )
+    .await;
+    for (start, end) in [(90_000, 95_000), (61_000, 65_000)] {
+        create(
+            &steward,
+            "alignment-span",
+            json!({ "alignment": alignment, "segment": segment, "startMs": start, "endMs": end }),
+        )
+        .await;
+    }
+    let found = moments(&anon, &other).await;
+    assert_eq!(found[0]["startMs"], 61_000, "{found:?}");
+    // A segment of a body has no span pointing at it.
+    assert!(moments(&anon, &word).await[0].get("startMs").is_none());
 }
 
 #[tokio::test]

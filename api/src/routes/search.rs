@@ -5,7 +5,8 @@
 //! `GET /v1/search/moments` answers where words occur: lines of text pages and segments of bodies.
 
 use axum::extract::State;
-use catalog_schemas::ItemType;
+use catalog_projector::ReadModels;
+use catalog_schemas::{Id, ItemType};
 use catalog_search::{Hit, MomentHit, SearchQuery};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -258,6 +259,10 @@ struct MomentResult {
     text: String,
     /// True while the words are a machine's (OCR) and no one has checked them.
     machine: bool,
+    /// Where a recording says these words (ms from its start): a segment item that an
+    /// alignment span places in a recording.
+    #[serde(rename = "startMs", skip_serializing_if = "Option::is_none")]
+    start_ms: Option<u64>,
     highlight: HighlightOut,
     score: f32,
 }
@@ -275,6 +280,7 @@ impl From<MomentHit> for MomentResult {
             version: hit.version,
             text: hit.text,
             machine: hit.machine,
+            start_ms: None,
             highlight: HighlightOut {
                 fragment: hit.highlight.fragment,
                 marks: hit
@@ -307,8 +313,40 @@ async fn moments(
     let q = query_text(&p.q)?.to_owned();
     let limit = MOMENTS_LIMIT.parse(p.limit.as_deref())?;
     let index = state.search.index().clone();
-    let hits = crate::blocking(move || index.moments(&q, limit)).await?;
-    Answer::json(&MomentsAnswer {
-        results: hits.into_iter().map(MomentResult::from).collect(),
+    let rm = state.read_models.clone();
+    let results = crate::blocking(move || {
+        let mut results = Vec::new();
+        for hit in index.moments(&q, limit)? {
+            let start_ms = match hit.ty {
+                ItemType::Segment => earliest_start(&rm, hit.id)?,
+                _ => None,
+            };
+            results.push(MomentResult {
+                start_ms,
+                ..MomentResult::from(hit)
+            });
+        }
+        Ok::<_, ApiError>(results)
     })
+    .await?;
+    Answer::json(&MomentsAnswer { results })
+}
+
+/// The earliest `startMs` of the alignment spans that place a segment item in a recording: times
+/// live on the spans (pointing at the segment), not in the index, so they are read when answering.
+fn earliest_start(rm: &ReadModels, segment: Id) -> Result<Option<u64>, ApiError> {
+    let spans: Vec<Id> = rm
+        .backlinks(segment, Some("segment"), Some(ItemType::AlignmentSpan))?
+        .into_iter()
+        .map(|b| b.from)
+        .collect();
+    let mut earliest: Option<u64> = None;
+    for span in rm.items(&spans)? {
+        let item: serde_json::Value = serde_json::from_slice(&span.json)
+            .map_err(|e| ApiError::Internal(format!("stored item {}: {e}", span.id)))?;
+        if let Some(ms) = item["data"]["startMs"].as_u64() {
+            earliest = Some(earliest.map_or(ms, |e| e.min(ms)));
+        }
+    }
+    Ok(earliest)
 }
