@@ -191,7 +191,7 @@ async fn a_segment_of_a_body_is_found_with_its_segment_and_version() {
     assert_eq!(r["text"], format!("ביום הזה {word}"));
     assert_eq!(r["machine"], true);
     assert!(r.get("line").is_none() && r.get("page").is_none());
-    assert_eq!(marked(r), [word.clone()]);
+    assert_eq!(marked(r), [word.as_str()]);
 
     // A segment item of the text is a moment of its own: the item is the segment.
     let other = tag("item");
