@@ -131,6 +131,9 @@ pub fn hebrew_month(tokens: &[Token], at: usize) -> Option<(Month, usize)> {
     let next = || tokens.get(at + 1).and_then(Token::hebrew_letters);
     let next_latin = || tokens.get(at + 1).and_then(Token::latin);
     match &tokens[at] {
+        // A mark between letters writes a number (`ט״ו`, `א׳ב׳`), never a month's name: without
+        // this, the year 1002 written `א׳ב׳` would read as Av.
+        Token::Hebrew(written) if written_as_number(written) => None,
         Token::Hebrew(_) => {
             let letters = tokens[at].hebrew_letters()?;
             let word = without_prefix(&letters, |w| {
@@ -164,6 +167,19 @@ pub fn hebrew_month(tokens: &[Token], at: usize) -> Option<(Month, usize)> {
         },
         Token::Digits(_) => None,
     }
+}
+
+/// Whether the word is written as a number: a geresh or gershayim before its last letter
+/// (`ט״ו`, `תשמ״ט`) or before a letter that carries its own geresh (`א׳ב׳`). A prefix's geresh
+/// (`ב׳כסלו`, `ב׳אב`) is followed by a whole word and does not count.
+fn written_as_number(word: &str) -> bool {
+    let is_mark = |c: char| matches!(c, '\'' | '"');
+    let chars: Vec<char> = word.chars().collect();
+    (0..chars.len()).any(|i| {
+        is_mark(chars[i])
+            && chars.get(i + 1).is_some_and(|&c| !is_mark(c))
+            && chars.get(i + 2).is_none_or(|&c| is_mark(c))
+    })
 }
 
 /// Adar, Adar I or Adar II, by the word after it.

@@ -3,7 +3,7 @@
 //! same key.
 
 use super::gematria;
-use crate::DateKey;
+use crate::{DateKey, Month};
 
 /// The date in Hebrew: day in letters, month, year in letters (the 5000s without their
 /// thousands).
@@ -15,7 +15,14 @@ pub fn hebrew(key: &DateKey) -> String {
     if let Some(month) = key.month() {
         words.push(month.name_he().to_owned());
     }
-    words.push(gematria::write_year(key.year()));
+    let year = gematria::write_year(key.year());
+    // After plain Adar, the years 5001 and 5002 (`א׳`, `ב׳`) would read as Adar I or II: they
+    // are written with their thousands then (`ה׳א׳`).
+    let year = match (key.month(), key.year()) {
+        (Some(Month::Adar), 5001 | 5002) => format!("ה׳{year}"),
+        _ => year,
+    };
+    words.push(year);
     words.join(" ")
 }
 
