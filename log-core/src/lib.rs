@@ -31,6 +31,7 @@
 mod clock;
 mod commit;
 mod error;
+pub mod follower;
 mod log;
 mod reads;
 pub mod record;

@@ -4,11 +4,10 @@
 //! after it never answers from stale models. Then the worker waits on the log and folds each new
 //! commit, signalling `wait_applied` callers after every batch.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::thread::JoinHandle;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use catalog_log_core::follower::{StopOnDrop, Watched};
 use catalog_log_core::{Log, Seq, Store};
 
 use crate::error::{Error, Result};
@@ -35,46 +34,13 @@ pub struct ProjectorStatus {
     pub state: WorkerState,
 }
 
-struct Shared {
-    status: Mutex<ProjectorStatus>,
-    changed: Condvar,
-    stop: AtomicBool,
-}
-
-impl Shared {
-    fn lock(&self) -> MutexGuard<'_, ProjectorStatus> {
-        // A panic while holding this lock cannot leave the status half-written (it is replaced
-        // whole), so a poisoned lock is still good to read.
-        self.status.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn set(&self, applied: Seq, state: WorkerState) {
-        *self.lock() = ProjectorStatus { applied, state };
-        self.changed.notify_all();
-    }
-}
-
-/// Stops and joins the worker when the last `Projector` clone is dropped, so a store is never left
-/// with a writer nobody can reach.
-struct Handle {
-    shared: Arc<Shared>,
-    thread: Mutex<Option<JoinHandle<()>>>,
-}
-
-impl Drop for Handle {
-    fn drop(&mut self) {
-        self.shared.stop.store(true, Ordering::SeqCst);
-        if let Some(thread) = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take() {
-            let _ = thread.join();
-        }
-    }
-}
-
 /// The live projector. Cheap to clone; the worker stops when the last clone is dropped.
 #[derive(Clone)]
 pub struct Projector {
-    shared: Arc<Shared>,
-    _handle: Arc<Handle>,
+    shared: Arc<Watched<ProjectorStatus>>,
+    /// Stops and joins the worker with the last clone, so a store is never left with a writer
+    /// nobody can reach.
+    _handle: Arc<StopOnDrop<ProjectorStatus>>,
 }
 
 /// How long the worker sleeps on the log before checking whether it should stop.
@@ -92,24 +58,17 @@ impl Projector {
             tracing::info!(from = from.0, head = head.0, "projector catching up");
         }
         folder.catch_up(head, |_| {})?;
-        let shared = Arc::new(Shared {
-            status: Mutex::new(ProjectorStatus {
-                applied: folder.applied(),
-                state: WorkerState::Idle,
-            }),
-            changed: Condvar::new(),
-            stop: AtomicBool::new(false),
-        });
+        let shared = Arc::new(Watched::new(ProjectorStatus {
+            applied: folder.applied(),
+            state: WorkerState::Idle,
+        }));
         let worker_shared = shared.clone();
         let log = log.clone();
         let thread = std::thread::Builder::new()
             .name("projector".into())
             .spawn(move || run(folder, log, worker_shared))
             .map_err(|e| Error::Corrupt(format!("cannot start the projector thread: {e}")))?;
-        let handle = Arc::new(Handle {
-            shared: shared.clone(),
-            thread: Mutex::new(Some(thread)),
-        });
+        let handle = Arc::new(StopOnDrop::new(shared.clone(), thread));
         Ok(Projector {
             shared,
             _handle: handle,
@@ -150,14 +109,17 @@ impl Projector {
     }
 }
 
-fn run(mut folder: Folder, log: Log, shared: Arc<Shared>) {
-    while !shared.stop.load(Ordering::SeqCst) {
+fn run(mut folder: Folder, log: Log, shared: Arc<Watched<ProjectorStatus>>) {
+    while !shared.stopping() {
         let applied = folder.applied();
         let head = log.wait_for(applied, POLL);
         if head <= applied {
             continue;
         }
-        shared.set(applied, WorkerState::Busy);
+        shared.set(ProjectorStatus {
+            applied,
+            state: WorkerState::Busy,
+        });
         let result = folder.catch_up(head, |seq| {
             // Report each commit, so a merge waiting on its own seq wakes as soon as it is in.
             let mut status = shared.lock();
@@ -165,15 +127,24 @@ fn run(mut folder: Folder, log: Log, shared: Arc<Shared>) {
             shared.changed.notify_all();
         });
         match result {
-            Ok(seq) => shared.set(seq, WorkerState::Idle),
+            Ok(seq) => shared.set(ProjectorStatus {
+                applied: seq,
+                state: WorkerState::Idle,
+            }),
             Err(e) => {
                 tracing::error!(error = %e, applied = folder.applied().0, "projector fold failed");
-                shared.set(folder.applied(), WorkerState::Failing(e.to_string()));
+                shared.set(ProjectorStatus {
+                    applied: folder.applied(),
+                    state: WorkerState::Failing(e.to_string()),
+                });
                 std::thread::sleep(RETRY);
             }
         }
     }
-    shared.set(folder.applied(), WorkerState::Stopped);
+    shared.set(ProjectorStatus {
+        applied: folder.applied(),
+        state: WorkerState::Stopped,
+    });
 }
 
 #[cfg(test)]

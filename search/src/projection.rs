@@ -6,11 +6,10 @@
 //! and folds only what it lacks before returning; it never rebuilds an index it can read.
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::thread::JoinHandle;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use catalog_log_core::follower::{StopOnDrop, Watched};
 use catalog_log_core::{Log, Seq};
 
 use crate::error::{Error, Result};
@@ -31,45 +30,13 @@ pub struct SearchStatus {
     pub stopped: bool,
 }
 
-struct Shared {
-    status: Mutex<SearchStatus>,
-    changed: Condvar,
-    stop: AtomicBool,
-}
-
-impl Shared {
-    fn lock(&self) -> MutexGuard<'_, SearchStatus> {
-        // The status is replaced whole, so a lock poisoned by a panic still holds a good value.
-        self.status.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn set(&self, status: SearchStatus) {
-        *self.lock() = status;
-        self.changed.notify_all();
-    }
-}
-
-/// Stops and joins the follower when the last clone goes, which releases tantivy's writer lock.
-struct Handle {
-    shared: Arc<Shared>,
-    thread: Mutex<Option<JoinHandle<()>>>,
-}
-
-impl Drop for Handle {
-    fn drop(&mut self) {
-        self.shared.stop.store(true, Ordering::SeqCst);
-        if let Some(thread) = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take() {
-            let _ = thread.join();
-        }
-    }
-}
-
 /// The live search projection. Cheap to clone; the follower stops with the last clone.
 #[derive(Clone)]
 pub struct SearchProjection {
     index: SearchIndex,
-    shared: Arc<Shared>,
-    _handle: Arc<Handle>,
+    shared: Arc<Watched<SearchStatus>>,
+    /// Stops and joins the follower with the last clone, which releases tantivy's writer lock.
+    _handle: Arc<StopOnDrop<SearchStatus>>,
 }
 
 impl SearchProjection {
@@ -85,24 +52,17 @@ impl SearchProjection {
             );
         }
         indexer.catch_up(log, head, |_| {})?;
-        let shared = Arc::new(Shared {
-            status: Mutex::new(SearchStatus {
-                applied: indexer.applied(),
-                failing: None,
-                stopped: false,
-            }),
-            changed: Condvar::new(),
-            stop: AtomicBool::new(false),
-        });
+        let shared = Arc::new(Watched::new(SearchStatus {
+            applied: indexer.applied(),
+            failing: None,
+            stopped: false,
+        }));
         let worker_shared = shared.clone();
         let log = log.clone();
         let thread = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || follow(indexer, log, worker_shared))?;
-        let handle = Arc::new(Handle {
-            shared: shared.clone(),
-            thread: Mutex::new(Some(thread)),
-        });
+        let handle = Arc::new(StopOnDrop::new(shared.clone(), thread));
         Ok(SearchProjection {
             index,
             shared,
@@ -139,8 +99,8 @@ impl SearchProjection {
     }
 }
 
-fn follow(mut indexer: Indexer, log: Log, shared: Arc<Shared>) {
-    while !shared.stop.load(Ordering::SeqCst) {
+fn follow(mut indexer: Indexer, log: Log, shared: Arc<Watched<SearchStatus>>) {
+    while !shared.stopping() {
         let applied = indexer.applied();
         let head = log.wait_for(applied, POLL);
         if head <= applied {
