@@ -13,6 +13,7 @@
 //! - `keys` — byte encodings of ids, counters and position steps used in keys.
 //! - `record` — the stored item record, `StoredItem`, `Lookup`, answer bytes and ETags.
 //! - `fold` — the `FoldCtx` a projection writes through, `Folder` (shared with `replay`), `reset`.
+//! - `overlay` — one commit's writes, and the overlay a long catch-up gathers them in.
 //! - `worker` — `Projector`: the live worker, `wait_applied`, status.
 //! - `read` — `ReadModels`, `Page` and the shared scan helpers.
 //! - `projections` — one module per projection (`items`, `paths`, `lists`, `links` for backlinks
@@ -22,11 +23,14 @@
 mod error;
 pub mod fold;
 mod keys;
+mod overlay;
 mod projections;
 mod read;
 mod record;
 mod worker;
 
+#[cfg(test)]
+mod bulk_tests;
 #[cfg(test)]
 mod testutil;
 

@@ -1,0 +1,83 @@
+//! The writes folding produces before they reach RocksDB: one commit's [`Op`]s, and the
+//! [`Overlay`] that gathers many commits' writes in a long catch-up so they can be written as one
+//! sorted batch.
+
+use std::collections::HashMap;
+
+use foldhash::fast::RandomState;
+
+use rocksdb::{DB, WriteBatch};
+
+use crate::error::Result;
+use crate::fold::cf;
+
+/// One write to a read model; `value: None` deletes the key.
+pub(crate) struct Op {
+    pub cf: &'static str,
+    pub key: Vec<u8>,
+    pub value: Option<Vec<u8>>,
+}
+
+impl Op {
+    pub fn write_to(self, db: &DB, batch: &mut WriteBatch) -> Result<()> {
+        let handle = cf(db, self.cf)?;
+        match self.value {
+            Some(value) => batch.put_cf(handle, self.key, value),
+            None => batch.delete_cf(handle, self.key),
+        }
+        Ok(())
+    }
+}
+
+/// One column family's writes: key → value, `None` deleting it.
+type Family = HashMap<Vec<u8>, Option<Vec<u8>>, RandomState>;
+
+/// The read models' writes of many commits, the last write of each key winning, held in memory
+/// until written as one sorted batch.
+#[derive(Default)]
+pub(crate) struct Overlay {
+    /// SipHash, std's default, cost as much as the rest of the overlay together; the keys are our
+    /// own, so a fast hash is safe here.
+    families: HashMap<&'static str, Family>,
+    /// Roughly the bytes held: keys and values, counted when written (overwrites included).
+    pub bytes: usize,
+}
+
+impl Overlay {
+    /// `Some(None)` when the overlay deletes the key, `None` when it does not hold it.
+    pub fn get(&self, cf_name: &str, key: &[u8]) -> Option<Option<&[u8]>> {
+        self.families
+            .get(cf_name)?
+            .get(key)
+            .map(|value| value.as_deref())
+    }
+
+    pub fn absorb(&mut self, ops: Vec<Op>) {
+        for op in ops {
+            self.bytes += op.key.len() + op.value.as_ref().map_or(0, Vec::len);
+            self.families
+                .entry(op.cf)
+                .or_default()
+                .insert(op.key, op.value);
+        }
+    }
+
+    /// Adds every write to `batch`, family by family, keys in order: RocksDB's memtable inserts
+    /// sorted keys far faster than scattered ones.
+    pub fn write_to(&self, db: &DB, batch: &mut WriteBatch) -> Result<()> {
+        let mut families: Vec<_> = self.families.iter().collect();
+        families.sort_unstable_by_key(|(name, _)| **name);
+        for (name, entries) in families {
+            let handle = cf(db, name)?;
+            let mut entries: Vec<_> = entries.iter().collect();
+            entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            for (key, value) in entries {
+                match value {
+                    Some(value) => batch.put_cf(handle, key, value),
+                    None => batch.delete_cf(handle, key),
+                }
+            }
+        }
+        Ok(())
+    }
+}
