@@ -97,7 +97,9 @@ struct Ack {
 enum Attempt {
     Merged(Ack),
     /// A step answered the disk-full error; `sid` is the suggestion when approval was reached.
-    Refused { sid: Option<u64> },
+    Refused {
+        sid: Option<u64>,
+    },
 }
 
 /// Asserts a refused write is `500 internal` saying the disk is full.

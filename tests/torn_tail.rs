@@ -130,7 +130,9 @@ async fn a_last_record_cut_short_or_overwritten_stops_the_server_naming_its_seq(
     });
     assert_refused_naming(&dir, last, "a record cut short");
 
-    with_commits(&dir, |store| overwrite(store, last, &flipped(original.clone())));
+    with_commits(&dir, |store| {
+        overwrite(store, last, &flipped(original.clone()))
+    });
     assert_refused_naming(&dir, last, "an overwritten byte");
 
     // Put back as it was, the same store serves again and verifies.
@@ -179,7 +181,9 @@ async fn a_damaged_record_in_the_middle_is_a_500_where_it_lies_and_nothing_after
     assert!(server.stop(), "server did not stop:\n{}", server.log_tail());
 
     let bad = 20;
-    with_commits(&dir, |store| overwrite(store, bad, &flipped(record(store, bad))));
+    with_commits(&dir, |store| {
+        overwrite(store, bad, &flipped(record(store, bad)))
+    });
     // Far enough from the head that opening, which checks only the tail, lets it pass.
     let server = dir.start(&[]);
     let api = server.anon();
@@ -187,9 +191,15 @@ async fn a_damaged_record_in_the_middle_is_a_500_where_it_lies_and_nothing_after
     let before = api
         .get_json(&format!("/v1/commits?since=0&limit={}", bad - 1))
         .await;
-    assert_eq!(listed(&before).len() as u64, bad - 1, "the page before it is whole");
+    assert_eq!(
+        listed(&before).len() as u64,
+        bad - 1,
+        "the page before it is whole"
+    );
     for since in [0, bad - 5, bad - 1, bad] {
-        let r = api.get(&format!("/v1/commits?since={since}&limit=30")).await;
+        let r = api
+            .get(&format!("/v1/commits?since={since}&limit=30"))
+            .await;
         r.expect_error(500, "internal");
     }
     let page = api.get("/v1/commits?since=0&limit=100").await;

@@ -6,7 +6,6 @@
 use catalog_schemas::Id;
 use rocksdb::{Direction, IteratorMode};
 
-
 use crate::commit::{Commit, Revision};
 use crate::error::Error;
 use crate::link::Linked;

@@ -4,9 +4,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use rocksdb::{
-    ColumnFamilyDescriptor, DB, DBCompressionType, DBRecoveryMode, ErrorKind, Options,
-};
+use rocksdb::{ColumnFamilyDescriptor, DB, DBCompressionType, DBRecoveryMode, ErrorKind, Options};
 
 use crate::error::Error;
 

@@ -18,15 +18,19 @@ impl Store {
         for entry in Linked::after(self, Seq(0)) {
             let (seq, bytes) = entry?;
             let broken = |why: String| Error::Chain { seq, why };
-            let commit = record::decode_commit(seq, &bytes).map_err(|err| broken(err.to_string()))?;
+            let commit =
+                record::decode_commit(seq, &bytes).map_err(|err| broken(err.to_string()))?;
             let json = record::commit_json(seq, &bytes)?;
             // Re-serialising must give the stored bytes, or a mirror decoding what it is served
             // would hash something other than what was sealed.
             if serde_json::to_vec(&commit).ok().as_deref() != Some(json) {
-                return Err(broken("its JSON is not the commit's own serialisation".into()));
+                return Err(broken(
+                    "its JSON is not the commit's own serialisation".into(),
+                ));
             }
             for expected in commit.revisions() {
-                let stored = read_revision(self, expected.rev).map_err(|err| broken(err.to_string()))?;
+                let stored =
+                    read_revision(self, expected.rev).map_err(|err| broken(err.to_string()))?;
                 if stored.as_ref() != Some(&expected) {
                     return Err(broken(format!(
                         "revision {} does not match it",
