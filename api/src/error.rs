@@ -85,6 +85,20 @@ impl Mapped {
         }
     }
 
+    /// The disk is full: the store refuses writes until space returns, while reads go on. The
+    /// spec's table has no code for a service briefly unable to write, so this is
+    /// `500 internal`, with a message telling the client to come back instead of the generic one.
+    pub(crate) fn out_of_space() -> Mapped {
+        Mapped {
+            message: Some(
+                "the server's disk is full: changes cannot be saved until space is freed; \
+                 try again later"
+                    .to_owned(),
+            ),
+            ..Mapped::internal()
+        }
+    }
+
     pub(crate) fn internal() -> Mapped {
         Mapped {
             status: StatusCode::INTERNAL_SERVER_ERROR,
@@ -148,13 +162,12 @@ impl From<tokio::task::JoinError> for ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mapped = self.mapped();
-        let message = match mapped.message {
-            Some(m) => m,
-            None => {
-                tracing::error!(error = %self, "internal error");
-                "internal error".to_owned()
-            }
-        };
+        if mapped.status.is_server_error() {
+            tracing::error!(error = %self, "internal error");
+        }
+        let message = mapped
+            .message
+            .unwrap_or_else(|| "internal error".to_owned());
         let body = ErrorBody {
             error: mapped.body_error,
             message,

@@ -6,6 +6,15 @@ use serde_json::json;
 
 use crate::error::Mapped;
 
+/// A RocksDB failure of any crate: a full disk says so, anything else is a plain internal error.
+fn storage(e: &catalog_log_core::StorageError) -> Mapped {
+    if catalog_log_core::out_of_space(e) {
+        Mapped::out_of_space()
+    } else {
+        Mapped::internal()
+    }
+}
+
 pub(crate) fn log_core(e: &catalog_log_core::Error, message: String) -> Mapped {
     use catalog_log_core::Error as E;
     match e {
@@ -15,9 +24,8 @@ pub(crate) fn log_core(e: &catalog_log_core::Error, message: String) -> Mapped {
             conflicts: Some(json!([{ "id": id.to_string(), "field": "" }])),
             ..Mapped::user(StatusCode::CONFLICT, "conflict", message)
         },
-        E::Locked(_) | E::Chain { .. } | E::Corrupt(_) | E::Storage(_) | E::Closed => {
-            Mapped::internal()
-        }
+        E::Storage(inner) => storage(inner),
+        E::Locked(_) | E::Chain { .. } | E::Corrupt(_) | E::Closed => Mapped::internal(),
     }
 }
 
@@ -27,7 +35,8 @@ pub(crate) fn projector(e: &catalog_projector::Error, message: String) -> Mapped
         E::BadQuery(_) | E::UnknownProjection(_) => {
             Mapped::user(StatusCode::BAD_REQUEST, "bad-request", message)
         }
-        E::Timeout { .. } | E::Stopped { .. } | E::Storage(_) | E::Corrupt(_) => Mapped::internal(),
+        E::Storage(inner) => storage(inner),
+        E::Timeout { .. } | E::Stopped { .. } | E::Corrupt(_) => Mapped::internal(),
         E::Log(inner) => log_core(inner, message),
     }
 }
@@ -76,7 +85,8 @@ pub(crate) fn workflow(e: &catalog_workflow::Error, message: String) -> Mapped {
         },
         E::Log(inner) => log_core(inner, message),
         E::Projector(inner) => projector(inner, message),
-        E::Storage(_) | E::Corrupt { .. } | E::Hashing(_) | E::Random(_) => Mapped::internal(),
+        E::Storage(inner) => storage(inner),
+        E::Corrupt { .. } | E::Hashing(_) | E::Random(_) => Mapped::internal(),
     }
 }
 

@@ -86,7 +86,7 @@ impl Commit {
 
     /// The hash this commit must carry when it follows a commit whose hash is `prev`.
     pub fn compute_hash(&self, prev: &[u8; 32]) -> [u8; 32] {
-        chain_hash(prev, &self.canonical_bytes())
+        chain_hash(prev, &[&self.canonical_bytes()])
     }
 
     /// The stored hash as bytes; `None` when it is not 64 hex digits.
@@ -105,7 +105,7 @@ impl Commit {
     /// canonical bytes so the commit is serialised once.
     pub(crate) fn seal(&mut self, prev: &[u8; 32]) -> Vec<u8> {
         let mut json = self.canonical_bytes();
-        let hash = chain_hash(prev, &json);
+        let hash = chain_hash(prev, &[&json]);
         self.hash = hex::encode(hash);
         debug_assert_eq!(json.last(), Some(&b'}'));
         json.pop();
@@ -133,10 +133,14 @@ impl Commit {
     }
 }
 
-fn chain_hash(prev: &[u8; 32], canonical: &[u8]) -> [u8; 32] {
+/// `blake3(prev ‖ canonical)`, the canonical bytes given in `parts` (a stored record's check
+/// hashes them in place rather than copying them together).
+pub(crate) fn chain_hash(prev: &[u8; 32], parts: &[&[u8]]) -> [u8; 32] {
     let mut hasher = blake3::Hasher::new();
     hasher.update(prev);
-    hasher.update(canonical);
+    for part in parts {
+        hasher.update(part);
+    }
     *hasher.finalize().as_bytes()
 }
 

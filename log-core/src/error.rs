@@ -28,9 +28,10 @@ pub enum Error {
     #[error("{0}")]
     Locked(String),
 
-    /// The hash chain does not hold at this commit.
-    #[error("hash chain broken at commit {seq}")]
-    Chain { seq: Seq },
+    /// The hash chain does not hold at this commit: its record is missing, cut short,
+    /// unreadable, or does not hash to what the commit after it expects. `why` says which.
+    #[error("hash chain broken at commit {seq}: {why}")]
+    Chain { seq: Seq, why: String },
 
     /// Stored bytes that cannot be read back.
     #[error("corrupt log record: {0}")]
@@ -50,6 +51,23 @@ impl Error {
     pub fn is_user_error(&self) -> bool {
         matches!(self, Error::Invalid(_) | Error::Stale { .. })
     }
+
+    /// True when RocksDB refused a write because the disk is full (see [`out_of_space`]).
+    pub fn is_out_of_space(&self) -> bool {
+        matches!(self, Error::Storage(err) if out_of_space(err))
+    }
+}
+
+/// RocksDB's error, which every crate's storage variant wraps; named here so crates that do not
+/// use RocksDB themselves (the API's error table) can place it.
+pub type StorageError = rocksdb::Error;
+
+/// True when a RocksDB error is the disk running out of space. RocksDB reports it as an I/O
+/// error with the `NoSpace` subcode, which the Rust binding exposes only in the text; once it
+/// happens the database refuses every write with the same error until space returns and its
+/// error handler resumes it.
+pub fn out_of_space(err: &rocksdb::Error) -> bool {
+    err.kind() == rocksdb::ErrorKind::IOError && err.as_ref().contains("No space left on device")
 }
 
 fn head_text(actual: Option<Rev>) -> String {

@@ -21,6 +21,8 @@
 //! - `log` — the [`Log`] handle: open, append, head, waiting for new commits.
 //! - `writer` — the writer thread and its group commit.
 //! - `reads` — commits, revisions, item histories and the item as of a commit.
+//! - `link` — checking that each stored record links to the one before (every scan, and the
+//!   tail on open).
 //! - `verify` — walking the hash chain.
 //! - `commit` — commits, changes, revisions, append requests and the hash.
 //! - `record` — byte layout of keys and versioned records.
@@ -32,6 +34,7 @@ mod clock;
 mod commit;
 mod error;
 pub mod follower;
+mod link;
 mod log;
 mod reads;
 pub mod record;
@@ -41,7 +44,7 @@ mod verify;
 mod writer;
 
 pub use commit::{Change, Commit, Expect, GENESIS_HASH, NewChange, NewCommit, Revision};
-pub use error::Error;
+pub use error::{Error, StorageError, out_of_space};
 pub use log::Log;
 pub use seq::{Rev, Seq};
 pub use store::{CF_COMMITS, CF_ITEM_REVS, CF_META, CF_REVISIONS, LOG_CFS, Store};

@@ -11,6 +11,7 @@ use rocksdb::IteratorMode;
 use crate::clock::Clock;
 use crate::commit::{Commit, GENESIS_HASH, NewCommit};
 use crate::error::Error;
+use crate::link::Linked;
 use crate::record;
 use crate::seq::{Rev, Seq};
 use crate::store::{CF_COMMITS, CF_META, CF_REVISIONS, Store};
@@ -18,6 +19,10 @@ use crate::writer::{Request, Tip, Writer};
 
 /// How many appends may wait for the writer before callers block on sending.
 const QUEUE_DEPTH: usize = 4096;
+
+/// How many commits before the head opening checks (see [`recover`]): enough to catch a tail
+/// that was torn or damaged, few enough that opening stays instant however long the log.
+const TAIL_CHECKED: u64 = 64;
 
 /// Key in `log_meta` holding the record format the log was created with.
 const META_FORMAT: &[u8] = b"format";
@@ -171,6 +176,10 @@ impl Drop for Inner {
 }
 
 /// Reads where the log stands from its last records, and checks the format marker.
+///
+/// The last records must link to one another and to the head, or the log refuses to open
+/// with the seq of the first bad one: appending after a damaged record would chain new
+/// commits to bytes nobody can check, and serving it would pass it off as good.
 fn recover(store: &Store) -> Result<(Tip, Clock), Error> {
     let db = store.db();
     let meta = store.log_cf(CF_META);
@@ -200,6 +209,16 @@ fn recover(store: &Store) -> Result<(Tip, Clock), Error> {
     };
     let seq = Seq::from_key(&key)
         .ok_or_else(|| Error::Corrupt(format!("commit key {key:?} is not 8 bytes")))?;
+    let mut reached = Seq(seq.0.saturating_sub(TAIL_CHECKED));
+    for entry in Linked::after(store, reached) {
+        reached = entry?.0;
+    }
+    if reached != seq {
+        return Err(Error::Chain {
+            seq: reached.next(),
+            why: "the record is missing".into(),
+        });
+    }
     let commit = record::decode_commit(seq, &value)?;
     let hash = commit
         .hash_bytes()

@@ -8,6 +8,7 @@ use rocksdb::{Direction, IteratorMode};
 
 use crate::commit::{Commit, Revision};
 use crate::error::Error;
+use crate::link::Linked;
 use crate::log::Log;
 use crate::record;
 use crate::seq::{Rev, Seq};
@@ -62,25 +63,13 @@ impl Log {
         })
     }
 
-    /// Stored commit records after `since`, undecoded.
+    /// Stored commit records after `since`, undecoded, each checked to link to the one before
+    /// (see [`crate::link`]): a damaged record ends the scan with its error.
     pub(crate) fn raw_from(
         &self,
         since: Seq,
     ) -> impl Iterator<Item = Result<(Seq, Box<[u8]>), Error>> + '_ {
-        let start = since.next().to_key();
-        let store = self.store();
-        store
-            .db()
-            .iterator_cf(
-                store.log_cf(CF_COMMITS),
-                IteratorMode::From(&start, Direction::Forward),
-            )
-            .map(|entry| {
-                let (key, value) = entry?;
-                let seq = Seq::from_key(&key)
-                    .ok_or_else(|| Error::Corrupt(format!("commit key {key:?} is not 8 bytes")))?;
-                Ok((seq, value))
-            })
+        Linked::after(self.store(), since)
     }
 
     /// One stored version by its revision number.
@@ -142,7 +131,7 @@ fn rev_at(store: &Store, id: Id, seq: Seq) -> Result<Option<Rev>, Error> {
     Ok(found)
 }
 
-fn read_revision(store: &Store, rev: Rev) -> Result<Option<Revision>, Error> {
+pub(crate) fn read_revision(store: &Store, rev: Rev) -> Result<Option<Revision>, Error> {
     let db = store.db();
     match db.get_pinned_cf(store.log_cf(CF_REVISIONS), rev.to_key())? {
         Some(bytes) => record::decode_revision(rev, &bytes).map(Some),

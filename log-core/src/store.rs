@@ -4,7 +4,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use rocksdb::{ColumnFamilyDescriptor, DB, DBCompressionType, ErrorKind, Options};
+use rocksdb::{ColumnFamilyDescriptor, DB, DBCompressionType, DBRecoveryMode, ErrorKind, Options};
 
 use crate::error::Error;
 
@@ -38,6 +38,13 @@ impl Store {
         opts.create_missing_column_families(true);
         // Built without compression libraries; say so rather than rely on RocksDB's fallback.
         opts.set_compression_type(DBCompressionType::None);
+        // A WAL whose end was torn (a crash mid-write, a disk that lost its last bytes) must
+        // reopen at the last whole write before the tear, not refuse to open
+        // (`AbsoluteConsistency`) nor replay past damage (`SkipAnyCorruptedRecords`). Every
+        // batch is all-or-nothing and the log's, workflow's and read models' batches are written
+        // in order, so a prefix of them is a state all three agree on. It is RocksDB's default
+        // today; it is named here because the log's recovery depends on it.
+        opts.set_wal_recovery_mode(DBRecoveryMode::PointInTime);
 
         // RocksDB refuses to open a database without naming every family it holds, so a
         // store written by a newer build (or another tool) must still open here.

@@ -49,8 +49,9 @@ fn short(hex: &str) -> String {
 pub struct VerifyReport {
     /// The head of the log.
     pub head: Seq,
-    /// The first commit whose hash does not hold, if any (the read models are then not compared).
-    pub chain_broken_at: Option<Seq>,
+    /// The first commit where the hash chain breaks and why, if it does (the read models are
+    /// then not compared).
+    pub chain_broken: Option<(Seq, String)>,
     /// Projections whose checkpoint is not the head.
     pub behind: Vec<(&'static str, Seq)>,
     /// The first differences found.
@@ -63,7 +64,7 @@ pub struct VerifyReport {
 
 impl VerifyReport {
     pub fn is_ok(&self) -> bool {
-        self.chain_broken_at.is_none() && self.behind.is_empty() && self.different_keys == 0
+        self.chain_broken.is_none() && self.behind.is_empty() && self.different_keys == 0
     }
 }
 
@@ -72,7 +73,7 @@ pub fn verify(store: &Store, log: &Log) -> Result<VerifyReport> {
     let head = log.head();
     let mut report = VerifyReport {
         head,
-        chain_broken_at: None,
+        chain_broken: None,
         behind: Vec::new(),
         differences: Vec::new(),
         different_keys: 0,
@@ -80,8 +81,8 @@ pub fn verify(store: &Store, log: &Log) -> Result<VerifyReport> {
     };
     match log.verify_chain() {
         Ok(_) => {}
-        Err(catalog_log_core::Error::Chain { seq }) => {
-            report.chain_broken_at = Some(seq);
+        Err(catalog_log_core::Error::Chain { seq, why }) => {
+            report.chain_broken = Some((seq, why));
             return Ok(report);
         }
         Err(e) => return Err(e.into()),

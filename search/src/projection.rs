@@ -44,6 +44,16 @@ impl SearchProjection {
     pub fn start(dir: &Path, log: &Log) -> Result<SearchProjection> {
         let (index, mut indexer) = SearchIndex::open(dir)?;
         let head = log.head();
+        if indexer.applied() > head {
+            // The log came back shorter than the index (its store lost a torn tail): the index
+            // holds commits that no longer exist, so fold it again from the log.
+            tracing::warn!(
+                applied = indexer.applied().0,
+                head = head.0,
+                "search index is ahead of the log; rebuilding it"
+            );
+            indexer.reset()?;
+        }
         if indexer.applied() < head {
             tracing::info!(
                 from = indexer.applied().0,

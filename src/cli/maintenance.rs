@@ -42,10 +42,19 @@ pub fn rebuild(data: &Path, a: RebuildArgs) -> anyhow::Result<()> {
 
 pub fn verify(data: &Path) -> anyhow::Result<ExitCode> {
     let store = store::open(data)?;
-    let log = catalog_log_core::Log::open(&store).context("cannot open the commit log")?;
+    let log = match catalog_log_core::Log::open(&store) {
+        Ok(log) => log,
+        // The log refuses to open on a damaged tail; walking it from the start names the
+        // first bad commit, which may come before the one opening tripped over.
+        Err(opening @ catalog_log_core::Error::Chain { .. }) => {
+            eprintln!("{}", store.verify_chain().err().unwrap_or(opening));
+            return Ok(ExitCode::FAILURE);
+        }
+        Err(e) => return Err(e).context("cannot open the commit log"),
+    };
     let report = catalog_replay::verify(&store, &log)?;
-    if let Some(seq) = report.chain_broken_at {
-        eprintln!("hash chain broken at commit {seq}");
+    if let Some((seq, why)) = &report.chain_broken {
+        eprintln!("hash chain broken at commit {seq}: {why}");
     }
     for (name, seq) in &report.behind {
         eprintln!("projection {name} has applied only up to commit {seq}");

@@ -83,6 +83,11 @@ impl Workflow {
             review,
         } = self.decide(principal, id, review, "approved")?;
 
+        if let Some(landed) = self.landed_commit(id, &items)? {
+            // An earlier approval appended the commit but could not record the merge (the
+            // disk filled in between): record it now instead of merging a second time.
+            return self.record_merge(principal, suggestion, &landed, review);
+        }
         let mut attempt = 1;
         let appended = loop {
             let merged = self.merge_with_main(&items, &resolutions)?;
@@ -114,6 +119,34 @@ impl Workflow {
                 Err(e) => return Err(e.into()),
             }
         };
+        self.record_merge(principal, suggestion, &appended, review)
+    }
+
+    /// The commit already in the log for this suggestion, if there is one: the head of any of
+    /// its items was made by a commit naming it.
+    fn landed_commit(&self, id: SuggestionId, items: &Items) -> Result<Option<Commit>> {
+        let log = &self.inner.log;
+        let Some(first) = items.keys().next() else {
+            return Ok(None);
+        };
+        let Some(head) = log.item_head(*first)? else {
+            return Ok(None);
+        };
+        Ok(log
+            .commit(head.seq)?
+            .filter(|commit| commit.suggestion == Some(id.0)))
+    }
+
+    /// Marks the suggestion merged by `appended`, with its review, then waits for the read
+    /// models to show the commit.
+    fn record_merge(
+        &self,
+        principal: &Principal,
+        mut suggestion: Suggestion,
+        appended: &Commit,
+        review: ReviewDraft,
+    ) -> Result<(Suggestion, ReviewId)> {
+        let id = suggestion.id;
         // Marked before waiting for the read models: the commit is in the log either way, and
         // a slow projector must not leave the suggestion looking open.
         suggestion.status = Status::Merged;
@@ -127,7 +160,7 @@ impl Workflow {
             },
             review,
         )?;
-        self.close_fixed_issues(&suggestion, &appended)?;
+        self.close_fixed_issues(&suggestion, appended)?;
         tracing::info!(
             suggestion = id.0,
             seq = appended.seq.0,

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use catalog_log_core::Rev;
+use catalog_log_core::{Expect, NewChange, NewCommit, Rev};
 use catalog_schemas::{Id, ItemType};
 use serde_json::{Value, json};
 
@@ -201,6 +201,39 @@ fn an_approval_that_loses_the_race_for_an_item_merges_again() {
         Some(want),
         "merged again with the racer's change"
     );
+}
+
+#[test]
+fn approving_again_records_a_commit_that_landed_without_its_answer() {
+    let w = World::new();
+    let wf = &w.h.wf;
+    let joy = topic(w.set, "joy");
+    let id = w.merged_topic("joy");
+    let noted = with(joy, "note", json!("landed"));
+    let s = propose(&w, id, Some(noted.clone()));
+    // The commit is appended, then the disk fills before the merge is recorded.
+    let landed =
+        w.h.log
+            .append(NewCommit {
+                message: "a change".into(),
+                merged_by: "keeper".into(),
+                author: "editor".into(),
+                suggestion: Some(s.0),
+                changes: vec![NewChange {
+                    id,
+                    ty: ItemType::Topic,
+                    path: w.h.log.item_head(id).unwrap().unwrap().path,
+                    data: Some(noted.clone()),
+                    merged_into: None,
+                    expect: Expect::Any,
+                }],
+            })
+            .unwrap();
+    let merged = wf.approve(&w.keeper, s, &Resolutions::none()).unwrap();
+    assert_eq!(merged.status, Status::Merged);
+    assert_eq!(merged.merged_commit, Some(landed.seq));
+    assert_eq!(w.h.log.head(), landed.seq, "merged a second time");
+    assert_eq!(data(&w, id), Some(noted));
 }
 
 #[test]
