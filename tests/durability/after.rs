@@ -98,6 +98,9 @@ pub async fn check_acks(api: &Api, feed: &Feed, acks: &[Ack]) {
 pub struct Settled {
     /// Merged by a commit whose acknowledgement the kill swallowed.
     pub merged_unacked: usize,
+    /// Of those, the ones the restart marked merged (the kill fell between the append and the
+    /// marking): no approving review survives with them.
+    pub marked_on_restart: usize,
     /// Left open or as a draft, then merged by approving again now.
     pub merged_now: Vec<Ack>,
     /// Drafts with no item yet: approving them is a `409 state`.
@@ -130,6 +133,9 @@ pub async fn settle_touched(
                 feed.assert_holds(seq, &id, &t.slug);
                 if !acked.iter().any(|a| a.seq == seq) {
                     out.merged_unacked += 1;
+                    if s["reviews"].as_array().is_some_and(Vec::is_empty) {
+                        out.marked_on_restart += 1;
+                    }
                 }
                 steward.post_empty(&approve).await.expect_error(409, "state");
             }

@@ -42,7 +42,7 @@ async fn acknowledged_merges_survive_sigkill_at_random_moments() {
     let template = first_of(&server.anon(), "author").await["data"].clone();
 
     let mut acks = Vec::new();
-    let (mut unacked, mut resumed, mut empty) = (0, 0, 0);
+    let (mut unacked, mut marked, mut resumed, mut empty) = (0, 0, 0, 0);
     for cycle in 1..=cycles {
         let kill_after = Duration::from_millis(rng.below(KILL_WINDOW_MS));
         let run = crash_under_load(&server, &token, &template, cycle, kill_after).await;
@@ -61,15 +61,17 @@ async fn acknowledged_merges_survive_sigkill_at_random_moments() {
         let settled = settle_touched(&steward, &feed, &run.touched, &run.acks).await;
         check_acks(&steward, &Feed::read(&steward).await, &settled.merged_now).await;
         println!(
-            "cycle {cycle}: killed after {kill_after:?}; {} acknowledged, {} merged unacknowledged, \
-             {} merged on approving again, {} empty drafts; head {}",
+            "cycle {cycle}: killed after {kill_after:?}; {} acknowledged, {} merged unacknowledged \
+             ({} marked on restart), {} merged on approving again, {} empty drafts; head {}",
             run.acks.len(),
             settled.merged_unacked,
+            settled.marked_on_restart,
             settled.merged_now.len(),
             settled.empty_drafts,
             feed.head()
         );
         unacked += settled.merged_unacked;
+        marked += settled.marked_on_restart;
         resumed += settled.merged_now.len();
         empty += settled.empty_drafts;
         acks.extend(settled.merged_now);
@@ -80,7 +82,7 @@ async fn acknowledged_merges_survive_sigkill_at_random_moments() {
     assert!(!acks.is_empty(), "no merge was acknowledged in {cycles} cycles");
     println!(
         "crash summary: cycles={cycles} acknowledged={} merged_unacknowledged={unacked} \
-         merged_on_reapproval={resumed} empty_drafts={empty} secs={:.0}",
+         marked_on_restart={marked} merged_on_reapproval={resumed} empty_drafts={empty} secs={:.0}",
         acks.len() - resumed,
         started.elapsed().as_secs_f64()
     );
