@@ -151,19 +151,40 @@ pub fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
-/// A process's resident set in KiB, from `/proc/<pid>/status` (`None` once it is gone).
-pub fn rss_kib(pid: i32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+/// A process's resident memory in KiB, from `/proc/<pid>/status`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rss {
+    /// `VmRSS`: everything resident.
+    pub total: u64,
+    /// `RssAnon`: the heap and stacks.
+    pub anon: u64,
+    /// `RssFile`: pages of mapped files (the search index's segments), which the kernel may
+    /// drop and read again.
+    pub file: u64,
+}
+
+impl Rss {
+    /// `None` once the process is gone.
+    pub fn of(pid: i32) -> Option<Rss> {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+        let field = |name: &str| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(name))
+                .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        };
+        Some(Rss {
+            total: field("VmRSS:")?,
+            anon: field("RssAnon:")?,
+            file: field("RssFile:")?,
+        })
+    }
 }
 
 /// Samples a process's RSS every `every` on its own thread until stopped.
 pub struct RssSampler {
     stop: Arc<AtomicBool>,
-    thread: std::thread::JoinHandle<Vec<(Duration, u64)>>,
+    thread: std::thread::JoinHandle<Vec<(Duration, Rss)>>,
 }
 
 impl RssSampler {
@@ -174,8 +195,8 @@ impl RssSampler {
             let start = Instant::now();
             let mut samples = Vec::new();
             while !flag.load(Ordering::Relaxed) {
-                if let Some(kib) = rss_kib(pid) {
-                    samples.push((start.elapsed(), kib));
+                if let Some(rss) = Rss::of(pid) {
+                    samples.push((start.elapsed(), rss));
                 }
                 std::thread::sleep(every);
             }
@@ -184,8 +205,8 @@ impl RssSampler {
         RssSampler { stop, thread }
     }
 
-    /// Stops sampling; the series, oldest first, in KiB.
-    pub fn finish(self) -> Vec<(Duration, u64)> {
+    /// Stops sampling; the series, oldest first.
+    pub fn finish(self) -> Vec<(Duration, Rss)> {
         self.stop.store(true, Ordering::Relaxed);
         self.thread.join().expect("rss sampler")
     }

@@ -44,7 +44,11 @@ impl Feed {
     /// The one commit carrying suggestion `sid`, if any (two would be a double merge).
     fn carrying(&self, sid: u64) -> Option<u64> {
         let seqs = self.by_suggestion.get(&sid)?;
-        assert_eq!(seqs.len(), 1, "suggestion {sid} merged twice: commits {seqs:?}");
+        assert_eq!(
+            seqs.len(),
+            1,
+            "suggestion {sid} merged twice: commits {seqs:?}"
+        );
         Some(seqs[0])
     }
 
@@ -137,13 +141,19 @@ pub async fn settle_touched(
                         out.marked_on_restart += 1;
                     }
                 }
-                steward.post_empty(&approve).await.expect_error(409, "state");
+                steward
+                    .post_empty(&approve)
+                    .await
+                    .expect_error(409, "state");
             }
             ("open" | "draft", None) => {
                 assert!(s["merged_commit"].is_null(), "half-merged {sid}: {s}");
                 if s["items"].as_array().is_none_or(Vec::is_empty) {
                     assert_eq!(status, "draft", "open suggestion {sid} without items: {s}");
-                    steward.post_empty(&approve).await.expect_error(409, "state");
+                    steward
+                        .post_empty(&approve)
+                        .await
+                        .expect_error(409, "state");
                     out.empty_drafts += 1;
                     continue;
                 }

@@ -13,9 +13,9 @@
 //! - `writers.rs` — the writers and the kill.
 //! - `after.rs` — the checks after each restart.
 
+mod after;
 #[path = "../common/mod.rs"]
 mod common;
-mod after;
 mod writers;
 
 use std::time::{Duration, Instant};
@@ -79,7 +79,10 @@ async fn acknowledged_merges_survive_sigkill_at_random_moments() {
         stop_and_verify(&dir, server, &format!("after cycle {cycle}"));
         server = dir.start(&serve);
     }
-    assert!(!acks.is_empty(), "no merge was acknowledged in {cycles} cycles");
+    assert!(
+        !acks.is_empty(),
+        "no merge was acknowledged in {cycles} cycles"
+    );
     println!(
         "crash summary: cycles={cycles} acknowledged={} merged_unacknowledged={unacked} \
          marked_on_restart={marked} merged_on_reapproval={resumed} empty_drafts={empty} secs={:.0}",

@@ -96,7 +96,9 @@ async fn writer(api: Api, template: Value, tag: String, run: Arc<Mutex<Run>>) {
         }
 
         let submit = format!("/v1/suggestions/{sid}/submit");
-        step(&api, &submit, None, 200, &run).await.map(drop);
+        if step(&api, &submit, None, 200, &run).await.is_none() {
+            return;
+        }
         let approve = format!("/v1/suggestions/{sid}/approve");
         let Some(m) = step(&api, &approve, None, 200, &run).await else {
             return;

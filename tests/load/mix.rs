@@ -170,11 +170,16 @@ impl Client {
     /// Draft → put → submit; the suggestion's id and its item's once it is open.
     async fn propose(&mut self, title: &str, item: Value) -> Option<(u64, String)> {
         let draft = json!({ "title": title });
-        let d = self.post("draft", "/v1/suggestions", Some(draft), 201).await?;
+        let d = self
+            .post("draft", "/v1/suggestions", Some(draft), 201)
+            .await?;
         let sid = d.json()["id"].as_u64().expect("draft id");
         let items = format!("/v1/suggestions/{sid}/items");
         let p = self.post("put", &items, Some(item), 200).await?;
-        let id = p.json()["id"].as_str().expect("put answers the item id").to_string();
+        let id = p.json()["id"]
+            .as_str()
+            .expect("put answers the item id")
+            .to_string();
         let submit = format!("/v1/suggestions/{sid}/submit");
         self.post("submit", &submit, None, 200).await?;
         Some((sid, id))

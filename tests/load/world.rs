@@ -50,7 +50,10 @@ impl World {
                 words.extend(first_word(&item["data"]));
             }
         }
-        assert!(!stable.is_empty() && !words.is_empty(), "the demo catalog is empty");
+        assert!(
+            !stable.is_empty() && !words.is_empty(),
+            "the demo catalog is empty"
+        );
         let template = all_of(anon, "author").await[0]["data"].clone();
         let mut hot = Vec::new();
         for _ in 0..HOT {
