@@ -50,6 +50,12 @@ pub fn assert_flat(rss: &[(Duration, Rss)]) {
     let early = highest(&second[..q]);
     let late = highest(&second[second.len() - q..]);
     let bound = early + (early / 4).max(64 * 1024);
+    println!(
+        "rss judged: early_mib={:.0} late_mib={:.0} bound_mib={:.0}",
+        mib(early),
+        mib(late),
+        mib(bound)
+    );
     assert!(
         late <= bound,
         "RSS kept growing in the second half: {:.0} MiB early, {:.0} MiB late (bound {:.0} MiB)",
