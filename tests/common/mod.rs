@@ -10,11 +10,13 @@
 //! - `http.rs` — a small HTTP client over reqwest that keeps status, headers and bytes.
 //! - `flow.rs` — suggestion helpers (draft, put, submit, approve) and demo-catalog discovery.
 //! - `openapi.rs` — checks that routes and their parameters are in the OpenAPI document.
+//! - `measure.rs` — knobs from the environment, a seeded random source, latencies, RSS samples.
 
 #![allow(dead_code)] // each test file uses a different part of the harness
 
 pub mod flow;
 pub mod http;
+pub mod measure;
 pub mod openapi;
 
 use std::collections::BTreeMap;
