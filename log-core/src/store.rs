@@ -4,7 +4,10 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use rocksdb::{ColumnFamilyDescriptor, DB, DBCompressionType, DBRecoveryMode, ErrorKind, Options};
+use rocksdb::{
+    BlockBasedOptions, Cache, ColumnFamilyDescriptor, DB, DBCompressionType, DBRecoveryMode,
+    ErrorKind, Options,
+};
 
 use crate::error::Error;
 
@@ -28,6 +31,11 @@ pub struct Store {
     /// Held by the one [`crate::Log`] writer, so a second writer on the same store is refused.
     writer: Arc<AtomicBool>,
 }
+
+/// The block cache shared by every column family.
+const BLOCK_CACHE_BYTES: usize = 128 << 20;
+/// All memtables together; past it RocksDB flushes the largest.
+const MEMTABLES_BYTES: usize = 128 << 20;
 
 impl Store {
     /// Opens (creating if needed) the database in `dir` with log-core's column families, the
@@ -63,9 +71,22 @@ impl Store {
                 names.push(name);
             }
         }
+        // Memory has a budget: one block cache for every family (RocksDB otherwise gives each of
+        // our ~40 families a cache of its own), holding the SST index and filter blocks too, and
+        // one cap on all memtables together. Without these a long-running server's memory grew
+        // with every family it touched (see BENCHMARKS.md, the soak).
+        opts.set_db_write_buffer_size(MEMTABLES_BYTES);
+        let cache = Cache::new_lru_cache(BLOCK_CACHE_BYTES);
+        let mut table = BlockBasedOptions::default();
+        table.set_block_cache(&cache);
+        table.set_cache_index_and_filter_blocks(true);
+        table.set_pin_l0_filter_and_index_blocks_in_cache(true);
+        // Point lookups (an item by id, a path, a revision) skip the SST files that lack the key.
+        table.set_bloom_filter(10.0, false);
         let descriptors = names.iter().map(|name| {
             let mut cf_opts = Options::default();
             cf_opts.set_compression_type(DBCompressionType::None);
+            cf_opts.set_block_based_table_factory(&table);
             ColumnFamilyDescriptor::new(name, cf_opts)
         });
         let db =
