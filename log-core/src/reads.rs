@@ -45,13 +45,30 @@ impl Log {
         since: Seq,
         limit: usize,
     ) -> Result<Vec<(Seq, Vec<u8>)>, Error> {
-        self.raw_from(since)
-            .take(limit)
-            .map(|entry| {
-                let (seq, bytes) = entry?;
-                Ok((seq, record::commit_json(seq, &bytes)?.to_vec()))
-            })
-            .collect()
+        Ok(self.commits_json_within(since, limit, usize::MAX)?.0)
+    }
+
+    /// Like [`Log::commits_json_after`], but stops once the commits taken reach `max_bytes`
+    /// (always taking at least one), so a page of very large commits stays a sensible size. The
+    /// flag says whether it stopped for that reason.
+    pub fn commits_json_within(
+        &self,
+        since: Seq,
+        limit: usize,
+        max_bytes: usize,
+    ) -> Result<(Vec<(Seq, Vec<u8>)>, bool), Error> {
+        let mut page = Vec::new();
+        let mut bytes = 0usize;
+        for entry in self.raw_from(since).take(limit) {
+            if bytes >= max_bytes {
+                return Ok((page, true));
+            }
+            let (seq, raw) = entry?;
+            let json = record::commit_json(seq, &raw)?.to_vec();
+            bytes += json.len();
+            page.push((seq, json));
+        }
+        Ok((page, false))
     }
 
     /// Every commit after `since`, in order, read lazily from one RocksDB iterator (which

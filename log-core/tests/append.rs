@@ -75,6 +75,21 @@ fn commits_after_and_iter_from_scan_in_order() {
     assert_eq!(raw.len(), 1);
     assert_eq!(raw[0].0, Seq(4));
     assert_eq!(Some(raw[0].1.clone()), log.commit_json(Seq(4)).unwrap());
+
+    // A byte budget cuts the page after the commit that reaches it, and says so.
+    let one = raw[0].1.len();
+    let (page, cut) = log.commits_json_within(Seq(0), 100, one + 1).unwrap();
+    assert_eq!(page.iter().map(|(s, _)| s.0).collect::<Vec<_>>(), [1, 2]);
+    assert!(cut);
+    let (page, cut) = log.commits_json_within(Seq(0), 100, 1).unwrap();
+    assert_eq!(page.len(), 1, "a page always holds one commit");
+    assert!(cut);
+    let (page, cut) = log.commits_json_within(Seq(0), 100, usize::MAX).unwrap();
+    assert_eq!(page.len(), 5);
+    assert!(!cut);
+    let (page, cut) = log.commits_json_within(Seq(0), 5, 1).unwrap();
+    assert_eq!(page.len(), 1);
+    assert!(cut);
 }
 
 #[test]

@@ -23,6 +23,10 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
 
 const COMMITS_LIMIT: LimitRange = LimitRange::new(100, 50);
 
+/// A page stops adding commits past this many bytes (it always holds one), so a feed of very large
+/// commits (bulk imports) pages in answers a client can hold; `next` goes on from there.
+const PAGE_BYTES: usize = 8 << 20;
+
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 struct CommitsQuery {
@@ -62,11 +66,12 @@ async fn commits(
     let since = start(&q)?;
     let limit = COMMITS_LIMIT.parse(q.limit.as_deref())?;
     let log = state.log.clone();
-    let page = crate::blocking(move || log.commits_json_after(since, limit)).await?;
+    let (page, cut) =
+        crate::blocking(move || log.commits_json_within(since, limit, PAGE_BYTES)).await?;
     let head = state.log.head();
     let last = page.last().map_or(since, |(seq, _)| *seq);
-    // A full page short of the head has more after it; otherwise this is the newest page.
-    let next = (page.len() == limit && last < head).then(|| key().encode_number(last.0));
+    // A full (or cut) page short of the head has more after it; otherwise this is the newest page.
+    let next = ((page.len() == limit || cut) && last < head).then(|| key().encode_number(last.0));
     let body = splice_list(
         "commits",
         page.iter().map(|(_, bytes)| bytes.as_slice()),
