@@ -14,6 +14,9 @@ use crate::record;
 use crate::seq::{Rev, Seq};
 use crate::store::{CF_COMMITS, CF_ITEM_REVS, CF_REVISIONS, Store};
 
+
+/// Commits as their stored JSON, each with its seq.
+pub(crate) type JsonPage = Vec<(Seq, Vec<u8>)>;
 impl Log {
     /// The commit with this seq.
     pub fn commit(&self, seq: Seq) -> Result<Option<Commit>, Error> {
@@ -56,7 +59,7 @@ impl Log {
         since: Seq,
         limit: usize,
         max_bytes: usize,
-    ) -> Result<(Vec<(Seq, Vec<u8>)>, bool), Error> {
+    ) -> Result<(JsonPage, bool), Error> {
         let mut page = Vec::new();
         let mut bytes = 0usize;
         for entry in self.raw_from(since).take(limit) {
