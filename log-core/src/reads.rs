@@ -67,7 +67,9 @@ impl Log {
         &self,
         since: Seq,
     ) -> impl Iterator<Item = Result<(Seq, Box<[u8]>), Error>> + '_ {
-        let start = since.next().to_key();
+        // `since` comes from clients: the largest seq has no next one (`next` would overflow,
+        // and in release wrap to the start of the log), so start there and skip it.
+        let start = Seq(since.0.saturating_add(1)).to_key();
         let store = self.store();
         store
             .db()
@@ -81,6 +83,7 @@ impl Log {
                     .ok_or_else(|| Error::Corrupt(format!("commit key {key:?} is not 8 bytes")))?;
                 Ok((seq, value))
             })
+            .filter(move |entry| !matches!(entry, Ok((seq, _)) if *seq <= since))
     }
 
     /// One stored version by its revision number.
