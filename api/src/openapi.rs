@@ -88,7 +88,11 @@ impl Modify for SharedRefusals {
                 let body = op.request_body.is_some();
                 let identity = op.security.as_ref().is_some_and(|s| !s.is_empty());
                 let shared = [
-                    (!params.is_empty() || body, "400", "the request cannot be read"),
+                    (
+                        !params.is_empty() || body,
+                        "400",
+                        "the request cannot be read",
+                    ),
                     (identity, "401", "no usable token or session"),
                     (identity, "403", "not allowed to do this"),
                     (in_path, "404", "nothing by that name"),

@@ -83,7 +83,11 @@ fn nothing_follows_the_largest_seq() {
     log.append(commit("c", vec![change(id(1), None, Expect::Any)]))
         .unwrap();
     // Found by probing `/v1/commits?since=18446744073709551615`: the next seq overflowed.
-    assert!(log.commits_json_after(Seq(u64::MAX), 10).unwrap().is_empty());
+    assert!(
+        log.commits_json_after(Seq(u64::MAX), 10)
+            .unwrap()
+            .is_empty()
+    );
     assert!(log.commits_after(Seq(u64::MAX), 10).unwrap().is_empty());
     assert_eq!(log.iter_from(Seq(u64::MAX)).count(), 0);
 }

@@ -21,8 +21,9 @@ pub(crate) fn arb_json(
     leaf.prop_recursive(6, 64, 6, move |inner| {
         prop_oneof![
             proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            proptest::collection::btree_map(proptest::sample::select(keys), inner, 0..6)
-                .prop_map(|m| Value::Object(m.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())),
+            proptest::collection::btree_map(proptest::sample::select(keys), inner, 0..6).prop_map(
+                |m| Value::Object(m.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+            ),
         ]
     })
 }

@@ -43,11 +43,51 @@ const WORDS: &[&str] = &[
 ];
 
 const KEYS: &[&str] = &[
-    "name", "title", "label", "slug", "he", "en", "sets", "work", "unit", "event", "events",
-    "publication", "position", "order", "date", "kind", "body", "content", "pages", "from", "to",
-    "scheme", "lines", "id", "text", "box", "keepers", "policy", "startMs", "endMs", "parent",
-    "layer", "scan", "page", "authors", "topics", "levels", "cover", "file", "profile",
-    "versions", "segments", "language", "href", "marks",
+    "name",
+    "title",
+    "label",
+    "slug",
+    "he",
+    "en",
+    "sets",
+    "work",
+    "unit",
+    "event",
+    "events",
+    "publication",
+    "position",
+    "order",
+    "date",
+    "kind",
+    "body",
+    "content",
+    "pages",
+    "from",
+    "to",
+    "scheme",
+    "lines",
+    "id",
+    "text",
+    "box",
+    "keepers",
+    "policy",
+    "startMs",
+    "endMs",
+    "parent",
+    "layer",
+    "scan",
+    "page",
+    "authors",
+    "topics",
+    "levels",
+    "cover",
+    "file",
+    "profile",
+    "versions",
+    "segments",
+    "language",
+    "href",
+    "marks",
 ];
 
 fn arb_data() -> impl Strategy<Value = Value> {
@@ -68,7 +108,10 @@ fn check_everything(ty: ItemType, data: &Value) -> Result<(), TestCaseError> {
         }
     }
     for (pointer, parsed) in dates(ty, data) {
-        prop_assert!(data.pointer(&pointer).is_some(), "{pointer} is not in the data");
+        prop_assert!(
+            data.pointer(&pointer).is_some(),
+            "{pointer} is not in the data"
+        );
         if let Err(e) = parsed {
             prop_assert!(matches!(e, SchemaError::DateKey { .. }), "{e:?}");
         }
