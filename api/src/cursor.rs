@@ -206,6 +206,43 @@ mod tests {
         }
 
         #[test]
+        fn any_decoded_bytes_are_refused_as_bad_input(raw in proptest::collection::vec(any::<u8>(), 0..600)) {
+            let cursor = URL_SAFE_NO_PAD.encode(&raw);
+            for result in [key().decode(&cursor).map(|_| 0), key().decode_number(&cursor)] {
+                prop_assert!(matches!(result, Ok(_) | Err(ApiError::BadRequest(_))), "{result:?}");
+            }
+        }
+
+        /// Bytes that pass the checksum reach the version, list and length checks: each answers
+        /// a position or a `400`, and only a cursor of this very list is read.
+        #[test]
+        fn checksummed_bytes_are_read_only_for_their_list(
+            head in proptest::collection::vec(any::<u8>(), 0..HEADER_LEN),
+            own_header in any::<bool>(),
+            position in proptest::collection::vec(any::<u8>(), 0..16),
+        ) {
+            let mut ours = vec![VERSION, ListKind::Entities as u8];
+            ours.extend_from_slice(&key().params);
+            let mut body = if own_header { ours.clone() } else { head };
+            body.extend_from_slice(&position);
+            let check = checksum(&body);
+            body.extend_from_slice(&check);
+            let cursor = URL_SAFE_NO_PAD.encode(&body);
+            match key().decode(&cursor) {
+                Ok(read) => {
+                    prop_assert!(body.starts_with(&ours));
+                    prop_assert_eq!(&read[..], &body[HEADER_LEN..body.len() - CHECK_LEN]);
+                }
+                Err(e) => {
+                    prop_assert!(!body.starts_with(&ours) || body.len() < HEADER_LEN + CHECK_LEN);
+                    prop_assert!(matches!(e, ApiError::BadRequest(_)), "{e:?}");
+                }
+            }
+            let number = key().decode_number(&cursor);
+            prop_assert!(matches!(number, Ok(_) | Err(ApiError::BadRequest(_))), "{number:?}");
+        }
+
+        #[test]
         fn any_single_byte_change_is_detected(
             pos in proptest::collection::vec(any::<u8>(), 0..64),
             at in any::<prop::sample::Index>(),

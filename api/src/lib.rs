@@ -23,7 +23,8 @@
 //!   `lookup`, `dates`, `browse`, `commits`, `suggestions`, `conversation`, `comments` (talk pages and
 //!   single comments), `inbox`, `issues`, `organize`, `threads`, `account`.
 
-mod cursor;
+/// Public only so the fuzz targets in `fuzz/` can reach the cursor parser; handlers are its users.
+pub mod cursor;
 mod error;
 mod error_table;
 mod extract;

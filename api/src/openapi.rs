@@ -44,6 +44,72 @@ impl Modify for Security {
 /// Touches that need the routes' paths, applied once every router is merged.
 pub(crate) fn finish(doc: &mut utoipa::openapi::OpenApi) {
     DeprecatedCursorNames.modify(doc);
+    SharedRefusals.modify(doc);
+}
+
+/// The refusals that come from the layers and extractors every route shares rather than from the
+/// handler, declared on each operation they can reach so that every answer is in the document:
+/// anything with parameters or a body may be `400` (unreadable), a path naming something `404`,
+/// a route taking identity `401` (no or bad token) and `403` (not allowed), a body `413`, and
+/// any route `429` (the rate limit runs before routing).
+struct SharedRefusals;
+
+impl Modify for SharedRefusals {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::path::ParameterIn;
+        use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
+
+        let refusal = |description: &str| {
+            RefOr::T(
+                ResponseBuilder::new()
+                    .description(description)
+                    .content(
+                        "application/json",
+                        ContentBuilder::new()
+                            .schema(Some(Ref::from_schema_name("ErrorBody")))
+                            .build(),
+                    )
+                    .build(),
+            )
+        };
+        for item in doc.paths.paths.values_mut() {
+            let operations = [
+                &mut item.get,
+                &mut item.put,
+                &mut item.post,
+                &mut item.delete,
+                &mut item.patch,
+            ];
+            for op in operations.into_iter().flatten() {
+                let params = op.parameters.as_deref().unwrap_or_default();
+                let in_path = params
+                    .iter()
+                    .any(|p| matches!(p, RefOr::T(p) if p.parameter_in == ParameterIn::Path));
+                let body = op.request_body.is_some();
+                let identity = op.security.as_ref().is_some_and(|s| !s.is_empty());
+                let shared = [
+                    (
+                        !params.is_empty() || body,
+                        "400",
+                        "the request cannot be read",
+                    ),
+                    (identity, "401", "no usable token or session"),
+                    (identity, "403", "not allowed to do this"),
+                    (in_path, "404", "nothing by that name"),
+                    (body, "413", "the body is larger than the limit"),
+                    (true, "429", "too many requests"),
+                ];
+                for (applies, status, description) in shared {
+                    if applies {
+                        op.responses
+                            .responses
+                            .entry(status.to_owned())
+                            .or_insert_with(|| refusal(description));
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Marks the old `after`/`before` spellings of `cursor` deprecated wherever a list takes them.

@@ -158,9 +158,9 @@ pub(crate) struct Conversation {
 pub(crate) struct FieldChange {
     /// A JSON Pointer (`/date`), as comment anchors name fields.
     field: String,
-    #[schema(value_type = Option<Object>)]
+    /// Any JSON value, `null` when the field was absent.
     before: Option<serde_json::Value>,
-    #[schema(value_type = Option<Object>)]
+    /// Any JSON value, `null` when the field is gone.
     after: Option<serde_json::Value>,
 }
 

@@ -109,7 +109,12 @@ pub(crate) struct Linked<'a> {
 
 impl<'a> Linked<'a> {
     pub(crate) fn after(store: &'a Store, since: Seq) -> Linked<'a> {
-        let start = since.next().to_key();
+        // `since` comes from clients, and the largest seq has no next one: start past every key
+        // (an empty scan) rather than overflow, which in release would wrap to the log's start.
+        let start = match since.0.checked_add(1) {
+            Some(next) => Seq(next).to_key().to_vec(),
+            None => vec![0xff; 9],
+        };
         let records = store.db().iterator_cf(
             store.log_cf(CF_COMMITS),
             IteratorMode::From(&start, Direction::Forward),

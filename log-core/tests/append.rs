@@ -93,6 +93,21 @@ fn commits_after_and_iter_from_scan_in_order() {
 }
 
 #[test]
+fn nothing_follows_the_largest_seq() {
+    let (_dir, _store, log) = fresh();
+    log.append(commit("c", vec![change(id(1), None, Expect::Any)]))
+        .unwrap();
+    // Found by probing `/v1/commits?since=18446744073709551615`: the next seq overflowed.
+    assert!(
+        log.commits_json_after(Seq(u64::MAX), 10)
+            .unwrap()
+            .is_empty()
+    );
+    assert!(log.commits_after(Seq(u64::MAX), 10).unwrap().is_empty());
+    assert_eq!(log.iter_from(Seq(u64::MAX)).count(), 0);
+}
+
+#[test]
 fn times_never_decrease() {
     let (_dir, _store, log) = fresh();
     let mut last = String::new();

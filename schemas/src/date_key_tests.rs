@@ -243,4 +243,15 @@ proptest! {
             prop_assert_eq!(k.to_string(), s);
         }
     }
+
+    #[test]
+    fn any_text_is_a_key_or_a_date_key_error(s in "\\PC{0,20}") {
+        match DateKey::parse(&s) {
+            Ok(k) => prop_assert_eq!(DateKey::parse(&k.to_string()), Ok(k)),
+            Err(e) => prop_assert!(matches!(e, SchemaError::DateKey { .. }), "{e:?}"),
+        }
+        if let Err(e) = DateKey::parse_month_day(&s) {
+            prop_assert!(matches!(e, SchemaError::DateKey { .. }), "{e:?}");
+        }
+    }
 }

@@ -237,7 +237,10 @@ mod tests {
 
         #[test]
         fn arbitrary_text_never_panics(s in ".{0,20}") {
-            let _ = Id::parse(&s);
+            match Id::parse(&s) {
+                Ok(id) => prop_assert_eq!(Id::parse(&id.to_string()), Ok(id)),
+                Err(e) => prop_assert!(matches!(e, SchemaError::Id { .. }), "{e:?}"),
+            }
         }
     }
 }

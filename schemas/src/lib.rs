@@ -36,6 +36,9 @@ pub mod types;
 
 mod error;
 
+#[cfg(test)]
+mod arb_json;
+
 pub use date_key::{DateKey, Month};
 pub use error::{Error, SchemaError};
 pub use id::Id;

@@ -186,4 +186,12 @@ proptest! {
             let _ = OrderKey::between(Some(&key), None).unwrap();
         }
     }
+
+    #[test]
+    fn any_text_is_a_key_or_an_order_key_error(s in "\\PC{0,30}") {
+        match OrderKey::parse(&s) {
+            Ok(key) => prop_assert_eq!(key.as_str(), s.as_str()),
+            Err(e) => prop_assert!(matches!(e, SchemaError::OrderKey { .. }), "{e:?}"),
+        }
+    }
 }

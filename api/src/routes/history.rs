@@ -28,9 +28,9 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
 #[derive(Serialize, ToSchema, Debug, PartialEq)]
 struct FieldChange {
     field: String,
-    #[schema(value_type = Option<Object>)]
+    /// Any JSON value, `null` when the field was absent.
     before: Option<Value>,
-    #[schema(value_type = Option<Object>)]
+    /// Any JSON value, `null` when the field is gone.
     after: Option<Value>,
 }
 
@@ -121,7 +121,7 @@ fn field_changes(before: Option<&Value>, after: Option<&Value>) -> Vec<FieldChan
 struct RelationOut {
     /// The relation item's id.
     id: String,
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<String>)]
     kind: Option<Value>,
     /// `out` when this item is the relation's `from`, `in` when it is its `to`.
     direction: &'static str,

@@ -134,6 +134,14 @@ async fn strict_query_parsing() {
 }
 
 #[tokio::test]
+async fn commits_since_the_largest_seq_are_none() {
+    let h = harness(1000);
+    let (res, body) = h.get("/v1/commits?since=18446744073709551615", None).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(json_of(&body)["commits"], json!([]));
+}
+
+#[tokio::test]
 async fn a_cursor_from_another_list_is_refused() {
     let h = harness(1000);
     let other = crate::cursor::ListKey::new(crate::cursor::ListKind::Entities, &["work", ""]);

@@ -133,45 +133,32 @@ fn arb_body() -> impl Strategy<Value = Body> {
         })
 }
 
+const BODY_WORDS: &[&str] = &[
+    "text",
+    "note",
+    "br",
+    "marks",
+    "b",
+    "id",
+    "kind",
+    "paragraph",
+    "he",
+    "cat-00000001",
+    "https://x.example",
+    "/a",
+    "versions",
+    "segments",
+    "profile",
+    "plain",
+];
+
+const BODY_KEYS: &[&str] = &[
+    "profile", "versions", "id", "language", "segments", "notes", "kind", "text", "children",
+    "marks", "href", "note", "marker", "br", "n", "end",
+];
+
 fn arb_json() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::from),
-        any::<i64>().prop_map(Value::from),
-        proptest::sample::select(vec![
-            "text",
-            "note",
-            "br",
-            "marks",
-            "b",
-            "id",
-            "kind",
-            "paragraph",
-            "he",
-            "cat-00000001",
-            "https://x.example",
-            "/a",
-            "versions",
-            "segments",
-            "profile",
-            "plain",
-        ])
-        .prop_map(Value::from),
-    ];
-    leaf.prop_recursive(6, 64, 6, |inner| {
-        prop_oneof![
-            proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            proptest::collection::btree_map(
-                proptest::sample::select(vec![
-                    "profile", "versions", "id", "language", "segments", "notes", "kind", "text",
-                    "children", "marks", "href", "note", "marker", "br", "n", "end",
-                ]),
-                inner,
-                0..6,
-            )
-            .prop_map(|m| Value::Object(m.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())),
-        ]
-    })
+    crate::arb_json::arb_json(BODY_WORDS, BODY_KEYS)
 }
 
 proptest! {
@@ -190,6 +177,17 @@ proptest! {
             prop_assert_eq!(Body::from_value(&body.to_value()).unwrap(), body);
         }
         let _ = parse_content(&value);
+    }
+
+    #[test]
+    fn any_text_as_a_body_is_read_or_refused(text in "\\PC{0,200}") {
+        // A legacy body is a plain string; text is also what `from_plain` turns into words.
+        match Body::from_value(&Value::String(text.clone())) {
+            Ok(body) => prop_assert_eq!(Body::from_value(&body.to_value()).unwrap(), body),
+            Err(e) => prop_assert!(matches!(e, SchemaError::Body { .. }), "{e:?}"),
+        }
+        let plain = Body::from_plain(&text);
+        prop_assert_eq!(Body::from_value(&plain.to_value()).unwrap(), plain);
     }
 
     #[test]

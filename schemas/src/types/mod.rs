@@ -260,3 +260,6 @@ pub fn dates(ty: ItemType, data: &Value) -> Vec<(String, Result<DateKey, SchemaE
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod proptests;

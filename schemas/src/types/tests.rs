@@ -3,7 +3,7 @@ use serde_json::json;
 use super::*;
 
 /// A small valid example of every kind.
-fn example(ty: ItemType) -> Value {
+pub(super) fn example(ty: ItemType) -> Value {
     let id = "cat-00000001";
     let name = json!({"he": "שם", "en": "Name"});
     match ty {
