@@ -38,17 +38,93 @@ const SHARES: &[(ItemType, u64)] = &[
 pub const MIN_ITEMS: u64 = 1_000;
 
 const HEBREW: &[&str] = &[
-    "שמחה", "אהבה", "יראה", "תורה", "תפילה", "צדקה", "אמונה", "בטחון", "גאולה", "משיח", "שבת", "מועד",
-    "חסידות", "נשמה", "אור", "חכמה", "בינה", "דעת", "חסד", "גבורה", "תפארת", "נצח", "הוד", "יסוד",
-    "מלכות", "עבודה", "תשובה", "אחדות", "ישראל", "ירושלים", "מקדש", "מצוה", "ברכה", "שלום", "חיים",
-    "קדושה", "טהרה", "ביטול", "הפצה", "מעיינות", "חינוך", "בית", "כנסת", "מדרש", "פרשה", "שיחה",
-    "מאמר", "אגרת", "התוועדות", "ניגון", "פנימיות", "עצמות", "גילוי", "העלם", "כוונה", "דבקות",
+    "שמחה",
+    "אהבה",
+    "יראה",
+    "תורה",
+    "תפילה",
+    "צדקה",
+    "אמונה",
+    "בטחון",
+    "גאולה",
+    "משיח",
+    "שבת",
+    "מועד",
+    "חסידות",
+    "נשמה",
+    "אור",
+    "חכמה",
+    "בינה",
+    "דעת",
+    "חסד",
+    "גבורה",
+    "תפארת",
+    "נצח",
+    "הוד",
+    "יסוד",
+    "מלכות",
+    "עבודה",
+    "תשובה",
+    "אחדות",
+    "ישראל",
+    "ירושלים",
+    "מקדש",
+    "מצוה",
+    "ברכה",
+    "שלום",
+    "חיים",
+    "קדושה",
+    "טהרה",
+    "ביטול",
+    "הפצה",
+    "מעיינות",
+    "חינוך",
+    "בית",
+    "כנסת",
+    "מדרש",
+    "פרשה",
+    "שיחה",
+    "מאמר",
+    "אגרת",
+    "התוועדות",
+    "ניגון",
+    "פנימיות",
+    "עצמות",
+    "גילוי",
+    "העלם",
+    "כוונה",
+    "דבקות",
 ];
 
 const ENGLISH: &[&str] = &[
-    "joy", "love", "awe", "torah", "prayer", "charity", "faith", "trust", "redemption", "sabbath",
-    "festival", "soul", "light", "wisdom", "kindness", "service", "return", "unity", "blessing",
-    "peace", "life", "holiness", "education", "talk", "discourse", "letter", "gathering", "melody",
+    "joy",
+    "love",
+    "awe",
+    "torah",
+    "prayer",
+    "charity",
+    "faith",
+    "trust",
+    "redemption",
+    "sabbath",
+    "festival",
+    "soul",
+    "light",
+    "wisdom",
+    "kindness",
+    "service",
+    "return",
+    "unity",
+    "blessing",
+    "peace",
+    "life",
+    "holiness",
+    "education",
+    "talk",
+    "discourse",
+    "letter",
+    "gathering",
+    "melody",
 ];
 
 /// Months every Hebrew year has, so any day 1-29 of them is a real day (Adar, 06, is left out:
@@ -131,7 +207,7 @@ impl Catalog {
     }
 
     fn any(&self, ty: ItemType, rng: &mut Rng) -> String {
-        self.id(ty, rng.next())
+        self.id(ty, rng.next_u64())
     }
 
     /// Item `n`.
@@ -157,7 +233,8 @@ impl Catalog {
         let name = name(rng);
         match ty {
             ItemType::Set => {
-                let mut data = json!({ "name": name, "slug": format!("set-{j}"), "policy": "reviewed" });
+                let mut data =
+                    json!({ "name": name, "slug": format!("set-{j}"), "policy": "reviewed" });
                 if j >= 10 {
                     data["parent"] = json!(self.id(ItemType::Set, j % 10));
                 }
@@ -292,7 +369,7 @@ fn date_key(j: u64) -> String {
 }
 
 fn sha256_like(rng: &mut Rng) -> String {
-    (0..4).map(|_| format!("{:016x}", rng.next())).collect()
+    (0..4).map(|_| format!("{:016x}", rng.next_u64())).collect()
 }
 
 #[cfg(test)]
@@ -332,7 +409,10 @@ mod tests {
         let catalog = Catalog::new(5_000);
         let ids: HashSet<Id> = (0..catalog.len()).map(id_of).collect();
         assert_eq!(ids.len() as u64, catalog.len());
-        assert_eq!(catalog.item(4_321).data, Catalog::new(5_000).item(4_321).data);
+        assert_eq!(
+            catalog.item(4_321).data,
+            Catalog::new(5_000).item(4_321).data
+        );
     }
 
     #[test]

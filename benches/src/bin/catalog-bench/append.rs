@@ -14,7 +14,13 @@ use serde_json::Value;
 /// Items the writers change, drawn before the clock starts (reading them is not the workload).
 const POOL: usize = 20_000;
 
-pub fn run(data: &Path, ids: &Path, small: u64, writers: usize, seconds: f64) -> anyhow::Result<()> {
+pub fn run(
+    data: &Path,
+    ids: &Path,
+    small: u64,
+    writers: usize,
+    seconds: f64,
+) -> anyhow::Result<()> {
     let store = Store::open(data, &[]).context("cannot open the store")?;
     let log = Log::open(&store).context("cannot open the log")?;
     let ids = crate::read_ids(ids)?;
@@ -23,7 +29,9 @@ pub fn run(data: &Path, ids: &Path, small: u64, writers: usize, seconds: f64) ->
     let mut pool = Vec::with_capacity(POOL);
     for _ in 0..POOL.min(small) {
         let id = ids[rng.below(small)];
-        let head = log.item_head(id)?.with_context(|| format!("no item {id}"))?;
+        let head = log
+            .item_head(id)?
+            .with_context(|| format!("no item {id}"))?;
         if let Some(data) = head.data {
             pool.push(NewChange {
                 id,
@@ -43,8 +51,13 @@ pub fn run(data: &Path, ids: &Path, small: u64, writers: usize, seconds: f64) ->
     let start = Arc::new(Barrier::new(writers + 1));
     let threads: Vec<_> = (0..writers)
         .map(|w| {
-            let (log, pool, stop, done, start) =
-                (log.clone(), pool.clone(), stop.clone(), done.clone(), start.clone());
+            let (log, pool, stop, done, start) = (
+                log.clone(),
+                pool.clone(),
+                stop.clone(),
+                done.clone(),
+                start.clone(),
+            );
             std::thread::spawn(move || -> anyhow::Result<()> {
                 start.wait();
                 let mut k = w * 7_919;

@@ -11,9 +11,18 @@ use catalog_log_core::{Expect, Log, NewChange, NewCommit, Store};
 
 use crate::csv;
 
-pub fn run(data: &Path, items: u64, per_commit: usize, ids: &Path, rows: &Path) -> anyhow::Result<()> {
+pub fn run(
+    data: &Path,
+    items: u64,
+    per_commit: usize,
+    ids: &Path,
+    rows: &Path,
+) -> anyhow::Result<()> {
     if data.join("CURRENT").exists() {
-        bail!("{} already holds a store; generate into an empty directory", data.display());
+        bail!(
+            "{} already holds a store; generate into an empty directory",
+            data.display()
+        );
     }
     std::fs::create_dir_all(data)?;
     let store = Store::open(data, &[]).context("cannot open the store")?;
@@ -33,7 +42,13 @@ pub fn run(data: &Path, items: u64, per_commit: usize, ids: &Path, rows: &Path) 
         let number = n.to_string();
         csv::row(
             &mut rows_out,
-            &[Some(&number), Some(&id), Some(item.ty.as_str()), item.path.as_deref(), Some(&json)],
+            &[
+                Some(&number),
+                Some(&id),
+                Some(item.ty.as_str()),
+                item.path.as_deref(),
+                Some(&json),
+            ],
         )?;
         changes.push(NewChange {
             id: item.id,

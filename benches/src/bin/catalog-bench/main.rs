@@ -21,7 +21,10 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "catalog-bench", about = "steps of the benchmark harness (benches/run)")]
+#[command(
+    name = "catalog-bench",
+    about = "steps of the benchmark harness (benches/run)"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -112,8 +115,6 @@ fn read_ids(path: &std::path::Path) -> anyhow::Result<Vec<catalog_schemas::Id>> 
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read ids from {}", path.display()))?;
     text.lines()
-        .map(|line| {
-            catalog_schemas::Id::parse(line).with_context(|| format!("bad id {line:?}"))
-        })
+        .map(|line| catalog_schemas::Id::parse(line).with_context(|| format!("bad id {line:?}")))
         .collect()
 }
