@@ -29,7 +29,7 @@ FIGURES = [
     ("inm_rps", "`If-None-Match` revalidation (304)", "requests/s", "nginx", "≥ 0.8× nginx",
      lambda o, r: r >= 0.8),
     ("inm_p99", "`If-None-Match` revalidation p99", "ms", "nginx", "report", None),
-    ("catchup", "`/v1/commits` catch-up (Python client, 100 a page)", "commits/s", "PostgreSQL keyset", "report", None),
+    ("catchup", "`/v1/commits` catch-up (Python client, 10 a page)", "commits/s", "PostgreSQL keyset", "report", None),
     ("catchup_changes", "`/v1/commits` catch-up, item changes", "changes/s", "PostgreSQL keyset", "report", None),
     ("rebuild_kv", "full `catalog rebuild`: key-value read models", "s", "—", "≤ 15 s", lambda o, r: o <= 15),
     ("rebuild_search", "`catalog rebuild --projection search`", "s", "—", "≤ 90 s", lambda o, r: o <= 90),
