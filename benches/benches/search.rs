@@ -26,6 +26,7 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use catalog_benches::Rng;
 use catalog_log_core::{Change, Commit, Rev, Seq};
 use catalog_schemas::{Id, ItemType};
 use catalog_search::analyzer::{self, terms_by_position};
@@ -145,31 +146,6 @@ const CHANGES_PER_COMMIT: usize = 100;
 const COMMITS_PER_APPLY: usize = 512;
 const LIMIT: usize = 20;
 const WARM_UP: usize = 50;
-
-/// splitmix64: deterministic and dependency-free; the same seed gives the same catalog.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a>(&mut self, list: &[&'a str]) -> &'a str {
-        list[self.below(list.len())]
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-}
 
 /// The word with niqqud: a qamats after its first letter and a hiriq after its second.
 fn with_niqqud(word: &str) -> String {

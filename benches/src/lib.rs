@@ -1,4 +1,11 @@
-//! Shared set-up for the benchmarks in `benches/benches/`.
+//! Shared set-up for the benchmarks in `benches/benches/` and the harness binary
+//! (`catalog-bench`, driven by `benches/run`): a seeded generator, the synthetic catalog, and
+//! running work on many threads at once.
+
+pub mod catalog;
+mod rng;
+
+pub use rng::Rng;
 
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};

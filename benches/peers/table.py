@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Turn the harness's raw results into one table: medians of the runs, ratios taken pair by pair
+(each run of ours against the baseline run beside it), the goal and whether it was met. Prints the
+table and, with --write, puts it into BENCHMARKS.md between the harness's markers.
+
+    table.py RESULTS.tsv META.txt SEARCH.txt [--write BENCHMARKS.md]
+
+RESULTS.tsv lines: `figure<TAB>run<TAB>ours<TAB>baseline` (baseline `-` when there is none).
+"""
+import statistics
+import sys
+
+BEGIN = "<!-- benches/run: begin (written by benches/run; a re-run replaces everything down to the end marker) -->"
+END = "<!-- benches/run: end -->"
+
+# figure key, label, unit, baseline name, goal text, check(ours, ratio) or None
+FIGURES = [
+    ("fsync", "raw fsync rate of the disk (8 KiB write + fdatasync, one at a time)", "fsyncs/s", "—", "—", None),
+    ("commits_1", "fsync'd commits/s, 1 writer", "commits/s", "PostgreSQL", "report", None),
+    ("commits_16", "fsync'd commits/s, 16 writers", "commits/s", "PostgreSQL", "report", None),
+    ("commits_64", "fsync'd commits/s, 64 writers", "commits/s", "PostgreSQL", "≥ 2× PostgreSQL",
+     lambda o, r: r >= 2.0),
+    ("per_fsync_1", "commits per fsync, 1 writer", "commits", "—", "report", None),
+    ("per_fsync_16", "commits per fsync, 16 writers", "commits", "—", "report", None),
+    ("per_fsync_64", "commits per fsync, 64 writers", "commits", "—", "report", None),
+    ("get_rps", "`GET /v1/entities/{id}`, 64 connections, random ids", "requests/s", "nginx", "≥ 0.6× nginx",
+     lambda o, r: r >= 0.6),
+    ("get_p99", "`GET /v1/entities/{id}` p99", "ms", "nginx", "report", None),
+    ("inm_rps", "`If-None-Match` revalidation (304)", "requests/s", "nginx", "≥ 0.8× nginx",
+     lambda o, r: r >= 0.8),
+    ("inm_p99", "`If-None-Match` revalidation p99", "ms", "nginx", "report", None),
+    ("catchup", "`/v1/commits` catch-up (Python client, 10 a page)", "commits/s", "PostgreSQL keyset", "report", None),
+    ("catchup_changes", "`/v1/commits` catch-up, item changes", "changes/s", "PostgreSQL keyset", "report", None),
+    ("rebuild_kv", "full `catalog rebuild`: key-value read models", "s", "—", "≤ 15 s", lambda o, r: o <= 15),
+    ("rebuild_search", "`catalog rebuild --projection search`", "s", "—", "≤ 90 s", lambda o, r: o <= 90),
+    ("rss_idle", "server RSS, idle", "MiB", "—", "≤ 500 MiB", lambda o, r: o <= 500),
+    ("rss_load", "server RSS, peak under the GET load", "MiB", "—", "≤ 500 MiB", lambda o, r: o <= 500),
+]
+
+
+def number(text):
+    return None if text in ("-", "") else float(text)
+
+
+def fmt(value, unit):
+    if value is None:
+        return "—"
+    if unit in ("ms", "commits") or abs(value) < 100:
+        return f"{value:,.2f}" if abs(value) < 10 else f"{value:,.1f}"
+    return f"{value:,.0f}"
+
+
+def read_results(path):
+    runs = {}
+    with open(path) as f:
+        for line in f:
+            if not line.strip():
+                continue
+            key, _run, ours, base = line.rstrip("\n").split("\t")
+            runs.setdefault(key, []).append((number(ours), number(base)))
+    return runs
+
+
+def rows(runs):
+    out = []
+    for key, label, unit, base_name, goal, check in FIGURES:
+        pairs = runs.get(key)
+        if not pairs:
+            continue
+        ours = statistics.median(o for o, _ in pairs)
+        bases = [b for _, b in pairs if b is not None]
+        base = statistics.median(bases) if bases else None
+        ratios = [o / b for o, b in pairs if b]
+        ratio = statistics.median(ratios) if ratios else None
+        met = "—" if check is None else ("yes" if check(ours, ratio if ratio is not None else 0) else "**no**")
+        base_text = "—" if base is None else f"{fmt(base, unit)} ({base_name})"
+        out.append((f"{label} [{unit}]", fmt(ours, unit), base_text,
+                    "—" if ratio is None else f"{ratio:.2f}", goal, met, len(pairs)))
+    return out
+
+
+def markdown(table, meta, search):
+    lines = [BEGIN, meta.rstrip("\n"), "",
+             "| figure | ours | baseline (same run) | ratio | goal | met? | runs |",
+             "|---|---:|---:|---:|---|---|---:|"]
+    for row in table:
+        lines.append("| " + " | ".join(str(c) for c in row) + " |")
+    if search.strip():
+        lines += ["", search.rstrip("\n")]
+    lines.append(END)
+    return "\n".join(lines) + "\n"
+
+
+def write(path, section):
+    with open(path) as f:
+        text = f.read()
+    if BEGIN in text and END in text:
+        head, rest = text.split(BEGIN, 1)
+        _, tail = rest.split(END, 1)
+        text = head + section.rstrip("\n") + tail
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def main():
+    results, meta_path, search_path = sys.argv[1:4]
+    table = rows(read_results(results))
+    with open(meta_path) as f:
+        meta = f.read()
+    with open(search_path) as f:
+        search = f.read()
+    width = max(len(r[0]) for r in table)
+    print(f"{'figure':<{width}}  {'ours':>12}  {'baseline':>26}  {'ratio':>6}  {'goal':<16} met?")
+    for figure, ours, base, ratio, goal, met, _ in table:
+        print(f"{figure:<{width}}  {ours:>12}  {base:>26}  {ratio:>6}  {goal:<16} {met.strip('*')}")
+    if len(sys.argv) > 5 and sys.argv[4] == "--write":
+        write(sys.argv[5], markdown(table, meta, search))
+
+
+if __name__ == "__main__":
+    main()
