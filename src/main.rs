@@ -17,6 +17,10 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// mimalloc instead of glibc's allocator: see the dependency's note in Cargo.toml.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let args = cli::args::Cli::parse();
     init_tracing();

@@ -14,7 +14,6 @@ use crate::record;
 use crate::seq::{Rev, Seq};
 use crate::store::{CF_COMMITS, CF_ITEM_REVS, CF_REVISIONS, Store};
 
-
 /// Commits as their stored JSON, each with its seq.
 pub(crate) type JsonPage = Vec<(Seq, Vec<u8>)>;
 impl Log {

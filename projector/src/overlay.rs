@@ -44,6 +44,22 @@ pub(crate) struct Overlay {
 }
 
 impl Overlay {
+    /// An empty overlay with room for as many keys per family as this one holds, so the next
+    /// overlay of a catch-up does not grow its tables step by step.
+    pub fn empty_like(&self) -> Overlay {
+        let families = self
+            .families
+            .iter()
+            .map(|(name, entries)| {
+                (
+                    *name,
+                    Family::with_capacity_and_hasher(entries.len(), RandomState::default()),
+                )
+            })
+            .collect();
+        Overlay { families, bytes: 0 }
+    }
+
     /// `Some(None)` when the overlay deletes the key, `None` when it does not hold it.
     pub fn get(&self, cf_name: &str, key: &[u8]) -> Option<Option<&[u8]>> {
         self.families
