@@ -22,6 +22,11 @@ use crate::moment;
 const WRITER_MEMORY: usize = 32 * 1024 * 1024;
 /// Commits read from the log per tantivy commit while catching up.
 const CHUNK: usize = 512;
+/// A catch-up commits to tantivy at least every this many item changes.
+const COMMIT_EVERY: usize = 100_000;
+
+/// The items a fold from the log's start has met.
+type Seen = std::collections::HashSet<catalog_schemas::Id, foldhash::fast::RandomState>;
 
 /// The checkpoint as it is kept in the payload.
 fn payload(seq: Seq) -> String {
@@ -155,30 +160,12 @@ impl Indexer {
     /// batch that overlaps what the index has.
     pub fn apply(&mut self, commits: &[Commit]) -> Result<Seq> {
         let mut applied = self.applied();
-        let fields = self.search.fields;
         let mut changed = false;
         for commit in commits {
             if commit.seq <= applied {
                 continue;
             }
-            if commit.seq.0 != applied.0 + 1 {
-                return Err(Error::OutOfOrder {
-                    applied,
-                    given: commit.seq,
-                });
-            }
-            for change in &commit.changes {
-                // An update replaces the item's document and its moments (they share its id); a
-                // delete or merge only removes them.
-                self.writer
-                    .delete_term(Term::from_field_text(fields.id, &change.id.to_string()));
-                if let Some(doc) = document(&fields, change) {
-                    self.writer.add_document(doc)?;
-                }
-                for doc in moment::documents(&fields, change) {
-                    self.writer.add_document(doc)?;
-                }
-            }
+            self.add(commit, applied, None)?;
             applied = commit.seq;
             changed = true;
         }
@@ -186,6 +173,33 @@ impl Indexer {
             self.commit(applied)?;
         }
         Ok(applied)
+    }
+
+    /// Hands one commit's documents to the writer (no tantivy commit). `seen`, in a fold from the
+    /// log's start, holds every item met before: one outside it has no document to delete.
+    fn add(&mut self, commit: &Commit, applied: Seq, seen: Option<&Seen>) -> Result<()> {
+        if commit.seq.0 != applied.0 + 1 {
+            return Err(Error::OutOfOrder {
+                applied,
+                given: commit.seq,
+            });
+        }
+        let fields = self.search.fields;
+        for change in &commit.changes {
+            // An update replaces the item's document and its moments (they share its id); a
+            // delete or merge only removes them.
+            if seen.is_none_or(|seen| seen.contains(&change.id)) {
+                self.writer
+                    .delete_term(Term::from_field_text(fields.id, &change.id.to_string()));
+            }
+            if let Some(doc) = document(&fields, change) {
+                self.writer.add_document(doc)?;
+            }
+            for doc in moment::documents(&fields, change) {
+                self.writer.add_document(doc)?;
+            }
+        }
+        Ok(())
     }
 
     fn commit(&mut self, seq: Seq) -> Result<()> {
@@ -197,20 +211,42 @@ impl Indexer {
         Ok(())
     }
 
-    /// Folds every commit after `applied()` up to and including `until`, one tantivy commit per
-    /// chunk read from the log, calling `each` after each chunk. Returns the seq reached.
+    /// Folds every commit after `applied()` up to and including `until`, reading the log one
+    /// commit at a time (a bulk import's commits are megabytes each) and committing to tantivy
+    /// every [`COMMIT_EVERY`] changes or [`CHUNK`] commits, calling `each` after each tantivy
+    /// commit. Returns the seq reached.
     pub fn catch_up(&mut self, log: &Log, until: Seq, mut each: impl FnMut(Seq)) -> Result<Seq> {
-        while self.applied() < until {
-            let from = self.applied();
-            let mut commits = log.commits_after(from, CHUNK)?;
-            commits.retain(|c| c.seq <= until);
-            if commits.is_empty() {
-                return Err(Error::Corrupt(format!(
-                    "the log has no commit after seq {from} below head {until}"
-                )));
+        let from = self.applied();
+        // From the log's start, an item not met yet has nothing to delete first.
+        let mut seen: Option<Seen> = (from == Seq(0)).then(Seen::default);
+        let mut applied = from;
+        let (mut commits, mut changes) = (0usize, 0usize);
+        for commit in log.iter_from(from) {
+            let commit = commit?;
+            if commit.seq > until {
+                break;
             }
-            let reached = self.apply(&commits)?;
-            each(reached);
+            self.add(&commit, applied, seen.as_ref())?;
+            if let Some(seen) = seen.as_mut() {
+                seen.extend(commit.changes.iter().map(|c| c.id));
+            }
+            applied = commit.seq;
+            commits += 1;
+            changes += commit.changes.len();
+            if commits >= CHUNK || changes >= COMMIT_EVERY {
+                self.commit(applied)?;
+                each(applied);
+                (commits, changes) = (0, 0);
+            }
+        }
+        if applied > self.applied() {
+            self.commit(applied)?;
+            each(applied);
+        }
+        if applied < until {
+            return Err(Error::Corrupt(format!(
+                "the log has no commit after seq {applied} below head {until}"
+            )));
         }
         Ok(self.applied())
     }
