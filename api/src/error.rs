@@ -182,8 +182,14 @@ impl IntoResponse for ApiError {
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         );
-        if let ApiError::RateLimited { retry_after_secs } = self {
-            headers.insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
+        match self {
+            ApiError::RateLimited { retry_after_secs }
+            | ApiError::Workflow(catalog_workflow::Error::Quota {
+                retry_after_secs, ..
+            }) => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
+            }
+            _ => {}
         }
         res
     }

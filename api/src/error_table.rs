@@ -19,6 +19,9 @@ pub(crate) fn log_core(e: &catalog_log_core::Error, message: String) -> Mapped {
     use catalog_log_core::Error as E;
     match e {
         E::Invalid(_) => Mapped::user(StatusCode::BAD_REQUEST, "bad-request", message),
+        // The merged content itself cannot be stored (see `catalog_log_core::Error::Unreadable`);
+        // the request was well formed, the catalog refused what it would make.
+        E::Unreadable(_) => Mapped::user(StatusCode::UNPROCESSABLE_ENTITY, "invalid", message),
         // Someone else changed the item between the caller's read and this write.
         E::Stale { id, .. } => Mapped {
             conflicts: Some(json!([{ "id": id.to_string(), "field": "" }])),
@@ -69,6 +72,8 @@ pub(crate) fn workflow(e: &catalog_workflow::Error, message: String) -> Mapped {
         E::Forbidden(_) => Mapped::user(StatusCode::FORBIDDEN, "forbidden", message),
         E::NotFound(_) => Mapped::user(StatusCode::NOT_FOUND, "not-found", message),
         E::State(_) => Mapped::user(StatusCode::CONFLICT, "state", message),
+        // `Retry-After` is set where the answer is made (`ApiError::into_response`).
+        E::Quota { .. } => Mapped::user(StatusCode::TOO_MANY_REQUESTS, "rate-limited", message),
         E::Conflict(list) => Mapped {
             conflicts: Some(serde_json::to_value(list).unwrap_or_default()),
             ..Mapped::user(StatusCode::CONFLICT, "conflict", message)

@@ -149,6 +149,8 @@ pub(crate) struct Check {
     field: Option<String>,
     /// Each problem (at most 100).
     problems: Vec<CheckProblem>,
+    /// More problems were found than `problems` lists; the check may have stopped looking.
+    truncated: bool,
 }
 
 /// A suggestion record.

@@ -190,6 +190,12 @@ pub(crate) struct ReviewView {
     #[serde(flatten)]
     suggestion: SuggestionWithItems,
     changes: Vec<ItemChange>,
+    /// How many items the suggestion holds in all; `items` and `changes` list at most 100.
+    #[serde(rename = "itemCount")]
+    item_count: u64,
+    /// When more items follow: pass it as `after` for the next ones.
+    #[serde(rename = "nextItems")]
+    next_items: Option<String>,
     reviews: Vec<Review>,
     asked: Vec<ReviewRequest>,
 }

@@ -16,6 +16,13 @@ pub enum Error {
     #[error("invalid commit: {0}")]
     Invalid(String),
 
+    /// The commit's stored bytes would not decode back into the commit (most likely item data
+    /// nested deeper than the JSON reader's recursion limit once wrapped in a commit). Storing
+    /// it would stop the projector, the search follower and `rebuild` at it for good, so it is
+    /// refused and nothing is written.
+    #[error("commit cannot be read back once stored: {0}")]
+    Unreadable(String),
+
     /// An item's head revision is not what the commit expected; nothing was written.
     #[error("item {id} changed: expected {expected}, found {}", head_text(*.actual))]
     Stale {
@@ -49,7 +56,10 @@ pub enum Error {
 impl Error {
     /// True for errors caused by the request rather than by the server.
     pub fn is_user_error(&self) -> bool {
-        matches!(self, Error::Invalid(_) | Error::Stale { .. })
+        matches!(
+            self,
+            Error::Invalid(_) | Error::Unreadable(_) | Error::Stale { .. }
+        )
     }
 
     /// True when RocksDB refused a write because the disk is full (see [`out_of_space`]).

@@ -145,6 +145,7 @@ impl Writer {
             hash: String::new(),
         };
         let json = commit.seal(&group.tip.hash);
+        reads_back(&json)?;
 
         let commits = self.store.log_cf(CF_COMMITS);
         let revisions = self.store.log_cf(CF_REVISIONS);
@@ -202,4 +203,16 @@ impl Writer {
             }
         }
     }
+}
+
+/// Refuses a sealed commit whose JSON the log's own readers could not decode: every reader
+/// (the projector, the search follower, reconcile, `rebuild`, `verify`) decodes the commit
+/// record as a [`Commit`], so bytes that fail here would stop each of them at this commit
+/// for good. A revision record wraps the same data less deeply than its commit does, so the
+/// commit is the one to try. The check runs before anything is staged: a refused commit
+/// leaves the group, the tip and the store as they were.
+pub(crate) fn reads_back(json: &[u8]) -> Result<(), Error> {
+    serde_json::from_slice::<Commit>(json)
+        .map(drop)
+        .map_err(|err| Error::Unreadable(err.to_string()))
 }

@@ -326,3 +326,53 @@ fn a_store_in_use_is_locked() {
         Ok(_) => panic!("a second open of a held store succeeded"),
     }
 }
+
+/// `{"a": {"a": … {} … }}` with `levels` objects.
+fn nested(levels: usize) -> serde_json::Value {
+    let mut value = json!({});
+    for _ in 1..levels {
+        value = json!({ "a": value });
+    }
+    value
+}
+
+#[test]
+fn commits_that_would_not_decode_back_are_refused_and_write_nothing() {
+    let (_dir, _store, log) = fresh();
+    log.append(commit(
+        "first",
+        vec![change(id(1), Some(json!({})), Expect::Absent)],
+    ))
+    .unwrap();
+
+    // Wrapped in a commit, this data passes serde_json's recursion limit on the way back in:
+    // every reader of the log would stop at it.
+    let deep = log.append(commit(
+        "deep",
+        vec![
+            change(id(2), Some(json!({})), Expect::Absent),
+            change(id(3), Some(nested(200)), Expect::Absent),
+        ],
+    ));
+    match deep {
+        Err(err @ Error::Unreadable(_)) => {
+            assert!(err.is_user_error());
+            assert!(err.to_string().contains("recursion limit"), "{err}");
+        }
+        other => panic!("expected Unreadable, got {other:?}"),
+    }
+    assert_eq!(log.head(), Seq(1));
+    assert_eq!(log.commit(Seq(2)).unwrap(), None);
+    assert_eq!(log.item_head(id(2)).unwrap(), None);
+    assert_eq!(log.revision(Rev(2)).unwrap(), None);
+
+    // Nesting that does read back is stored, and takes the next numbers.
+    let ok = log
+        .append(commit(
+            "nested but readable",
+            vec![change(id(3), Some(nested(100)), Expect::Absent)],
+        ))
+        .unwrap();
+    assert_eq!((ok.seq, ok.changes[0].rev), (Seq(2), Rev(2)));
+    assert_eq!(log.commit(Seq(2)).unwrap(), Some(ok));
+}

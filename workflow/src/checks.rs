@@ -110,6 +110,10 @@ pub struct Check {
     pub field: Option<String>,
     #[serde(default)]
     pub problems: Vec<Problem>,
+    /// More problems were found than `problems` lists (more than [`MAX_PROBLEMS`]); a check
+    /// may stop looking once it has found that many.
+    #[serde(default)]
+    pub truncated: bool,
 }
 
 impl Check {
@@ -131,6 +135,7 @@ impl Check {
                 id: None,
                 field: None,
                 problems: Vec::new(),
+                truncated: false,
             };
         };
         let mut message = problems
@@ -139,7 +144,13 @@ impl Check {
             .map(ToString::to_string)
             .collect::<Vec<_>>()
             .join("; ");
-        if problems.len() > MAX_LISTED {
+        let truncated = problems.len() > MAX_PROBLEMS;
+        if truncated {
+            message.push_str(&format!(
+                "; and more than {} more",
+                MAX_PROBLEMS - MAX_LISTED
+            ));
+        } else if problems.len() > MAX_LISTED {
             message.push_str(&format!("; and {} more", problems.len() - MAX_LISTED));
         }
         problems.truncate(MAX_PROBLEMS);
@@ -150,6 +161,7 @@ impl Check {
             id: problems.first().map(|p| p.id),
             field: problems.first().map(|p| p.field.clone()),
             problems,
+            truncated,
         }
     }
 
@@ -320,7 +332,8 @@ fn duplicates(wf: &Workflow, items: &Items, plan: &PathPlan) -> Result<Check> {
     Ok(Check::from_problems(
         CheckName::Duplicates,
         Vec::new(),
-        duplicates::warnings(wf, items, &plan.paths)?,
+        // One past the listed problems is enough to know the list is cut short.
+        duplicates::warnings(wf, items, &plan.paths, MAX_PROBLEMS + 1)?,
         "no item looks like another of its type",
     ))
 }

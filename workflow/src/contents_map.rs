@@ -139,12 +139,20 @@ impl Workflow {
             },
         );
 
+        crate::limits::check_item_count(principal, items.len())?;
+        for data in items.values().filter_map(|item| item.data.as_ref()) {
+            crate::limits::check_data_depth(data)?;
+        }
         let title = title(&request.pages, &publication.shown(), &described);
         let suggestion = self.new_suggestion(principal, &title, None, Kind::ContentsMap)?;
         let mut batch = self.kv().batch();
         for item in items.values() {
             batch.put(SUGGESTION_ITEMS, &item_key(suggestion.id, item.id), item)?;
         }
+        batch.set_counter(
+            &crate::suggestions::items_counter(suggestion.id),
+            items.len() as u64,
+        )?;
         self.kv().write(batch)?;
         let submitted = self.submit(principal, suggestion.id)?;
         tracing::info!(

@@ -15,7 +15,7 @@
 //!
 //! Items without a name (`name` or `title`, a `{ he, en? }` object) are not compared.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use catalog_schemas::name_key::NameKey;
 use catalog_schemas::{Id, ItemType};
@@ -112,13 +112,17 @@ fn key_value(field: &str, value: Option<&Value>) -> Value {
     }
 }
 
-/// One warning per pair of duplicates: each item of the suggestion against the others of the
-/// suggestion and against main's items of its type whose names may match, which the projector's
-/// `names` index finds with one or two prefix scans per item.
+/// Warnings for the items that look like another: each item of the suggestion that repeats an
+/// earlier one of the suggestion (found by its fingerprint in a hash map, so a suggestion of n
+/// items costs n lookups, not n² comparisons), and each against main's items of its type whose
+/// names may match, which the projector's `names` index finds with one or two prefix scans per
+/// item. Collecting stops once `cap` warnings are found (the check then says there are more),
+/// so neither the lookups nor the answer grow past it.
 pub(crate) fn warnings(
     wf: &Workflow,
     items: &Items,
     planned: &BTreeMap<Id, Option<String>>,
+    cap: usize,
 ) -> Result<Vec<Problem>> {
     let mut by_type: BTreeMap<ItemType, Vec<(Id, Fingerprint)>> = BTreeMap::new();
     for item in items.values() {
@@ -128,26 +132,31 @@ pub(crate) fn warnings(
     }
     let mut warns = Vec::new();
     for (ty, ours) in &by_type {
-        for (i, (id, fp)) in ours.iter().enumerate() {
-            for (other, other_fp) in &ours[i + 1..] {
-                if fp.matches(other_fp) {
-                    let at = planned
-                        .get(other)
-                        .cloned()
-                        .flatten()
-                        .map_or_else(|| "no path".to_string(), |p| format!("to be at {p}"));
-                    warns.push(Problem::new(
-                        *id,
-                        fp.field(),
-                        format!(
-                            "this {ty} has the same {} as {other} of this suggestion ({at})",
-                            fp.fields()
-                        ),
-                    ));
-                }
+        let mut seen = Seen::default();
+        for (id, fp) in ours {
+            if warns.len() >= cap {
+                return Ok(warns);
+            }
+            if let Some(other) = seen.earlier(fp, *id) {
+                let at = planned
+                    .get(&other)
+                    .cloned()
+                    .flatten()
+                    .map_or_else(|| "no path".to_string(), |p| format!("to be at {p}"));
+                warns.push(Problem::new(
+                    *id,
+                    fp.field(),
+                    format!(
+                        "this {ty} has the same {} as {other} of this suggestion ({at})",
+                        fp.fields()
+                    ),
+                ));
             }
         }
         for (id, fp) in ours {
+            if warns.len() >= cap {
+                return Ok(warns);
+            }
             // Items of the suggestion are compared as they will be, above, not as main has
             // them: a changed item is never its own duplicate.
             let named: Vec<Id> = wf
@@ -183,6 +192,43 @@ pub(crate) fn warnings(
     Ok(warns)
 }
 
+/// The items of one type met so far, by fingerprint. Names match on their Hebrew, and on their
+/// English only where both have one, so each group of equal Hebrew and key fields remembers
+/// its first item with no English, its first with each English, and its first of all.
+#[derive(Default)]
+struct Seen {
+    groups: HashMap<(String, String), Group>,
+}
+
+#[derive(Default)]
+struct Group {
+    first: Option<Id>,
+    no_english: Option<Id>,
+    by_english: HashMap<String, Id>,
+}
+
+impl Seen {
+    /// The first item met earlier that `fp` matches, if any; then remembers this one.
+    fn earlier(&mut self, fp: &Fingerprint, id: Id) -> Option<Id> {
+        let keys = serde_json::to_string(&fp.keys).unwrap_or_default();
+        let group = self.groups.entry((fp.name.he.clone(), keys)).or_default();
+        let found = match &fp.name.en {
+            None => group.first,
+            Some(en) => group.no_english.or_else(|| group.by_english.get(en).copied()),
+        };
+        group.first.get_or_insert(id);
+        match &fp.name.en {
+            None => {
+                group.no_english.get_or_insert(id);
+            }
+            Some(en) => {
+                group.by_english.entry(en.clone()).or_insert(id);
+            }
+        }
+        found
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -204,5 +250,28 @@ mod tests {
         .unwrap();
         assert!(one.matches(&two));
         assert_eq!(one.fields(), "name and authors");
+    }
+
+    fn topic(he: &str, en: Option<&str>) -> Fingerprint {
+        let name = match en {
+            Some(en) => json!({ "he": he, "en": en }),
+            None => json!({ "he": he }),
+        };
+        Fingerprint::of(ItemType::Topic, &json!({ "name": name })).unwrap()
+    }
+
+    #[test]
+    fn seen_finds_the_first_match_as_pairs_would() {
+        let ids: Vec<Id> = (0..6).map(|_| Id::random()).collect();
+        let mut seen = Seen::default();
+        assert_eq!(seen.earlier(&topic("שמחה", Some("Joy")), ids[0]), None);
+        // Other English: a different item, though the Hebrew is the same.
+        assert_eq!(seen.earlier(&topic("שמחה", Some("Gladness")), ids[1]), None);
+        // Same English, or none at all, matches.
+        assert_eq!(seen.earlier(&topic("שמחה", Some("joy")), ids[2]), Some(ids[0]));
+        assert_eq!(seen.earlier(&topic("שמחה", None), ids[3]), Some(ids[0]));
+        // Once one without English is met, any English matches it.
+        assert_eq!(seen.earlier(&topic("שמחה", Some("Delight")), ids[4]), Some(ids[3]));
+        assert_eq!(seen.earlier(&topic("אחר", None), ids[5]), None);
     }
 }

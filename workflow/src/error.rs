@@ -50,6 +50,12 @@ pub enum Error {
     State(String),
     #[error("the suggestion clashes with main on {} item(s){}", .0.len(), first_clash(.0))]
     Conflict(Vec<Conflict>),
+    /// A per-account quota for the day is used up; it renews in `retry_after_secs`.
+    #[error("{message}")]
+    Quota {
+        message: String,
+        retry_after_secs: u64,
+    },
     /// Approval refused because a blocking check fails.
     #[error("{message}")]
     Invalid { message: String, checks: Vec<Check> },
@@ -81,6 +87,7 @@ impl Error {
                 | Error::State(_)
                 | Error::Conflict(_)
                 | Error::Invalid { .. }
+                | Error::Quota { .. }
         )
     }
 }

@@ -50,6 +50,8 @@
 //! - `organize`: organize plans (move, rename, merge, split, …) as one suggestion, their
 //!   preview, and the catalog tree.
 //! - `demo`: the sample catalog, loaded through the normal suggestion path.
+//! - `limits`: caps on input that multiplies work (how deep item data may nest).
+//! - `quotas`: per-account quotas (open drafts, issues and comments a day), kept as counters.
 //! - `kv`: the column families and the versioned record encoding.
 //! - `clock`: injected time and [`Timestamp`].
 //! - `error`: [`Error`] and [`Conflict`].
@@ -67,6 +69,7 @@ mod handle;
 mod inbox;
 mod issues;
 mod kv;
+mod limits;
 mod listing;
 mod live;
 mod main_item;
@@ -77,6 +80,7 @@ mod overlay;
 mod paths;
 mod permissions;
 mod principal;
+mod quotas;
 mod resolutions;
 mod restore;
 mod revert;
@@ -96,7 +100,7 @@ pub use contents_map::{ContentsMapRequest, NewUnit, PageRange, PageScheme};
 pub use conversation::{
     Anchor, ChangeAction, Comment, CommentId, Conversation, Event, EventKind, FieldChange,
     ItemChange, NewComment, NewFieldComment, NewReview, Review, ReviewId, ReviewRequest,
-    ReviewView, Reviewed, SuggestionEdit, TimelineItem, Verdict,
+    MAX_MENTIONS, MAX_REFERENCES, REVIEW_VIEW_ITEMS, ReviewView, Reviewed, SuggestionEdit, TimelineItem, Verdict,
 };
 pub use error::{Conflict, Error, Result};
 pub use handle::Handle;
@@ -104,6 +108,7 @@ pub use inbox::{
     Actor, Audience, InboxFilter, InboxPage, InboxQuery, InboxTarget, LineView, MarkInbox, Marked,
     Reason, SubjectView,
 };
+pub use limits::{MAX_BOT_SUGGESTION_ITEMS, MAX_DATA_DEPTH, MAX_SUGGESTION_ITEMS};
 pub use issues::{
     ClosingSuggestion, EntityRef, Happened, Issue, IssueFilter, IssueId, IssuePage, IssueQuery,
     IssueRights, IssueState, IssueStateFilter, IssueThread, Label, MAX_BODY_CHARS, MAX_NOTE_CHARS,
@@ -111,9 +116,10 @@ pub use issues::{
 };
 pub use listing::{ListFilter, Listed, StateCounts, StateFilter, SuggestionPage};
 pub use organize::{
-    ChangeKind, MAX_DEPTH, MAX_ITEMS, MAX_OPERATIONS, NodeKind, Operation, Organized, Placement,
+    ChangeKind, MAX_DEPTH, MAX_ITEMS, MAX_OPERATIONS, MAX_PLAN_ITEMS, NodeKind, Operation, Organized, Placement,
     Plan, Preview, PreviewItem, Ref, Selection, Tree, TreeCounts, TreeNode, Version,
 };
+pub use quotas::{MAX_COMMENTS_A_DAY, MAX_ISSUES_A_DAY, MAX_OPEN_DRAFTS};
 pub use principal::{Principal, Scope, Scopes, Via};
 pub use resolutions::{Resolution, Resolutions, Side};
 pub use revert::Reverted;

@@ -63,7 +63,7 @@ impl Workflow {
     pub fn post_review(&self, principal: &Principal, id: SuggestionId) -> Result<Suggestion> {
         principal.require_write()?;
         let _lock = self.suggestion_lock(id.0);
-        let mut suggestion = self.require_suggestion(id)?;
+        let mut suggestion = self.require_visible(Some(principal), id)?;
         let items = self.suggestion_items(id)?;
         check_may_post_review(principal, &suggestion, &Overlay::new(self, &items))?;
         if suggestion.status != Status::Merged

@@ -185,7 +185,7 @@ impl Workflow {
     ) -> Result<Deciding<'_>> {
         principal.require_write()?;
         let lock = self.suggestion_lock(id.0);
-        let suggestion = self.require_suggestion(id)?;
+        let suggestion = self.require_visible(Some(principal), id)?;
         if suggestion.status != Status::Open {
             return Err(Error::State(format!(
                 "suggestion {id} is {}: only an open suggestion can be {done}",

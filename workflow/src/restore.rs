@@ -64,7 +64,7 @@ impl Workflow {
             None,
             &items,
         )?;
-        self.record_submitted(principal, &opened, Status::Draft, &items)?;
+        self.record_submitted(principal, &opened, Status::Draft, &items, false)?;
         Ok(opened)
     }
 }

@@ -32,7 +32,7 @@ impl Workflow {
     /// may approve their own (a steward). A clash or a failing check leaves it open.
     pub fn revert(&self, principal: &Principal, id: SuggestionId) -> Result<Reverted> {
         principal.require_write()?;
-        let original = self.require_suggestion(id)?;
+        let original = self.require_visible(Some(principal), id)?;
         let seq = match (original.status, original.merged_commit) {
             (Status::Merged, Some(seq)) => seq,
             (status, _) => {
@@ -73,7 +73,7 @@ impl Workflow {
             }
         };
         // Left open: sent for review like a submitted draft, the keepers asked.
-        self.record_submitted(principal, &suggestion, Status::Draft, &items)?;
+        self.record_submitted(principal, &suggestion, Status::Draft, &items, false)?;
         Ok(Reverted {
             suggestion,
             conflicts,

@@ -16,7 +16,7 @@ use crate::clock::Timestamp;
 use crate::conversation::EventKind;
 use crate::error::{Error, Result};
 use crate::handle::Handle;
-use crate::kv::{REVERTS, SUGGESTION_ITEMS, SUGGESTIONS};
+use crate::kv::{COUNTERS, REVERTS, SUGGESTION_ITEMS, SUGGESTIONS};
 use crate::overlay::Overlay;
 use crate::paths;
 use crate::principal::Principal;
@@ -251,12 +251,29 @@ impl Workflow {
         principal.require_write()?;
         let title = check_title(title)?;
         let description = check_description(description)?;
+        // Restores, reverts and organize plans build their data from the catalog; it is checked
+        // here all the same, since data that entered before the cap may come back this way.
+        if let Some((items, _)) = opened_with {
+            crate::limits::check_item_count(principal, items.len())?;
+        }
+        for data in opened_with
+            .iter()
+            .flat_map(|(items, _)| items.values())
+            .filter_map(|item| item.data.as_ref())
+        {
+            crate::limits::check_data_depth(data)?;
+        }
         let checks = match opened_with {
             Some((items, _)) => checks::run(self, items)?,
             None => Vec::new(),
         };
         let _guard = self.registry_lock();
         let mut batch = self.kv().batch();
+        if opened_with.is_none()
+            && let Some(counted) = self.count_new_draft(principal)?
+        {
+            counted.write(&mut batch)?;
+        }
         let id = SuggestionId(self.bump_counter(&mut batch, SUGGESTION_COUNTER)?);
         let number = ThreadNumber(self.bump_counter(&mut batch, THREAD_COUNTER)?);
         let now = self.now();
@@ -289,11 +306,11 @@ impl Workflow {
             number,
             crate::threads::ThreadRef::suggestion(id),
         )?;
-        for item in opened_with
-            .into_iter()
-            .flat_map(|(items, _)| items.values())
-        {
-            batch.put(SUGGESTION_ITEMS, &item_key(id, item.id), item)?;
+        if let Some((items, _)) = opened_with {
+            for item in items.values() {
+                batch.put(SUGGESTION_ITEMS, &item_key(id, item.id), item)?;
+            }
+            batch.set_counter(&items_counter(id), items.len() as u64)?;
         }
         if let Some(original) = suggestion.reverts {
             // Reverts by the suggestion they undo: original ‖ revert.
@@ -321,7 +338,7 @@ impl Workflow {
     ) -> Result<ItemView> {
         principal.require_write()?;
         let _lock = self.suggestion_lock(id.0);
-        let suggestion = self.require_suggestion(id)?;
+        let suggestion = self.require_visible(Some(principal), id)?;
         require_author(principal, &suggestion)?;
         if !matches!(suggestion.status, Status::Draft | Status::SentBack) {
             return Err(Error::State(format!(
@@ -329,12 +346,13 @@ impl Workflow {
                 suggestion.status
             )));
         }
-        if let Some(data) = &put.data
-            && !data.is_object()
-        {
-            return Err(Error::BadRequest(
-                "data must be a JSON object, or null to delete the item".into(),
-            ));
+        if let Some(data) = &put.data {
+            if !data.is_object() {
+                return Err(Error::BadRequest(
+                    "data must be a JSON object, or null to delete the item".into(),
+                ));
+            }
+            crate::limits::check_data_depth(data)?;
         }
         // Only the items this put touches are read, never the whole suggestion, so building an
         // import of thousands of items costs each put the same.
@@ -346,19 +364,32 @@ impl Workflow {
                 .collect(),
             None => Items::new(),
         };
+        let held_before = !near.is_empty();
         let item = match put.id {
             None => self.new_item(id, put)?,
             Some(item_id) => self.changed_item(&near, item_id, put)?,
         };
         let key = item_key(id, item.id);
+        // The item count is kept beside the items (written in the same batch), so the cap
+        // costs one read, not a scan of the suggestion.
+        let held = self.item_count(id)?;
+        let mut batch = self.kv().batch();
         // Deleting an item the suggestion itself made simply forgets it.
         if item.base.is_none() && item.data.is_none() {
             near.remove(&item.id);
-            self.kv().delete(SUGGESTION_ITEMS, &key)?;
+            batch.delete(SUGGESTION_ITEMS, &key)?;
+            if held_before {
+                batch.set_counter(&items_counter(id), held.saturating_sub(1))?;
+            }
         } else {
+            if !held_before {
+                crate::limits::check_item_count(principal, held as usize + 1)?;
+                batch.set_counter(&items_counter(id), held + 1)?;
+            }
             near.insert(item.id, item.clone());
-            self.kv().put(SUGGESTION_ITEMS, &key, &item)?;
+            batch.put(SUGGESTION_ITEMS, &key, &item)?;
         }
+        self.kv().write(batch)?;
         // A path may be made from an item this one points at (a unit's work), which may be
         // in the suggestion too.
         if let Some(data) = &item.data {
@@ -474,7 +505,7 @@ impl Workflow {
     pub fn submit(&self, principal: &Principal, id: SuggestionId) -> Result<Suggestion> {
         principal.require_write()?;
         let _lock = self.suggestion_lock(id.0);
-        let mut suggestion = self.require_suggestion(id)?;
+        let mut suggestion = self.require_visible(Some(principal), id)?;
         require_author(principal, &suggestion)?;
         if !matches!(suggestion.status, Status::Draft | Status::SentBack) {
             return Err(Error::State(format!(
@@ -493,7 +524,7 @@ impl Workflow {
         suggestion.status = Status::Open;
         suggestion.submitted_at = Some(self.now());
         // Saved with "sent for review" and the people asked to review, in one batch.
-        self.record_submitted(principal, &suggestion, was, &items)?;
+        self.record_submitted(principal, &suggestion, was, &items, was == Status::Draft)?;
         tracing::info!(suggestion = id.0, "submitted");
         Ok(suggestion)
     }
@@ -503,6 +534,7 @@ impl Workflow {
         if !fix.data.is_object() {
             return Err(Error::BadRequest("data must be a JSON object".into()));
         }
+        crate::limits::check_data_depth(&fix.data)?;
         let note = fix.note.trim();
         let description = (!note.is_empty()).then_some(note);
         // Refuse an unknown item before a suggestion number is spent on it.
@@ -527,7 +559,7 @@ impl Workflow {
     pub fn withdraw(&self, principal: &Principal, id: SuggestionId) -> Result<Suggestion> {
         principal.require_write()?;
         let _lock = self.suggestion_lock(id.0);
-        let mut suggestion = self.require_suggestion(id)?;
+        let mut suggestion = self.require_visible(Some(principal), id)?;
         require_author(principal, &suggestion)?;
         if !matches!(
             suggestion.status,
@@ -538,13 +570,21 @@ impl Workflow {
                 suggestion.status
             )));
         }
+        let was = suggestion.status;
         suggestion.status = Status::Withdrawn;
         suggestion.closed_at = Some(self.now());
-        self.record_state(principal, &suggestion, EventKind::Withdrawn)?;
+        let mut w = crate::conversation::writer::Writer::new(self);
+        w.state(Some(principal), &suggestion, EventKind::Withdrawn, None)?;
+        if was == Status::Draft {
+            self.count_draft_closed(&suggestion.author)?
+                .write_with(&mut w)?;
+        }
+        w.finish()?;
         Ok(suggestion)
     }
 
-    /// The suggestion and its items as they will be.
+    /// The suggestion and its items as they will be, whoever asks: answers to callers outside
+    /// this crate go through [`Workflow::review_view`], which hides drafts.
     pub fn get(&self, id: SuggestionId) -> Result<SuggestionView> {
         let suggestion = self.require_suggestion(id)?;
         let items = self.suggestion_items(id)?;
@@ -573,6 +613,22 @@ impl Workflow {
             .ok_or_else(|| Error::NotFound(format!("no suggestion {id}")))
     }
 
+    /// The suggestion, if `viewer` may see it: a draft only to its author and to stewards.
+    /// Anyone else is told it does not exist, in the words used for a number nobody holds, so
+    /// a draft's existence does not leak through any of its routes.
+    pub(crate) fn require_visible(
+        &self,
+        viewer: Option<&Principal>,
+        id: SuggestionId,
+    ) -> Result<Suggestion> {
+        let suggestion = self.require_suggestion(id)?;
+        if may_see(viewer, &suggestion) {
+            Ok(suggestion)
+        } else {
+            Err(Error::NotFound(format!("no suggestion {id}")))
+        }
+    }
+
     pub(crate) fn save_suggestion(&self, suggestion: &Suggestion) -> Result<()> {
         self.kv().put(SUGGESTIONS, &suggestion.id.key(), suggestion)
     }
@@ -599,6 +655,16 @@ impl Workflow {
         self.kv().get(SUGGESTION_ITEMS, &item_key(id, item))
     }
 
+    /// How many items a suggestion holds, from its counter. A suggestion made before the
+    /// counter was kept is counted once, by its keys.
+    pub(crate) fn item_count(&self, id: SuggestionId) -> Result<u64> {
+        let name = items_counter(id);
+        if self.kv().get_raw(COUNTERS, name.as_bytes())?.is_some() {
+            return self.kv().counter(&name);
+        }
+        Ok(self.kv().scan_raw_prefix(SUGGESTION_ITEMS, &id.key())?.len() as u64)
+    }
+
     pub(crate) fn suggestion_items(&self, id: SuggestionId) -> Result<Items> {
         Ok(self
             .kv()
@@ -607,6 +673,13 @@ impl Workflow {
             .map(|(_, item)| (item.id, item))
             .collect())
     }
+}
+
+/// Whether `viewer` may see `suggestion` at all: anything but a draft to everyone, a draft to
+/// its author and to stewards.
+pub(crate) fn may_see(viewer: Option<&Principal>, suggestion: &Suggestion) -> bool {
+    suggestion.status != Status::Draft
+        || viewer.is_some_and(|v| v.steward || v.handle == suggestion.author)
 }
 
 pub(crate) fn require_author(principal: &Principal, suggestion: &Suggestion) -> Result<()> {
@@ -618,6 +691,11 @@ pub(crate) fn require_author(principal: &Principal, suggestion: &Suggestion) -> 
             suggestion.id, suggestion.author
         )))
     }
+}
+
+/// The `wf_counters` key counting a suggestion's items.
+pub(crate) fn items_counter(id: SuggestionId) -> String {
+    format!("suggestion-items:{}", id.0)
 }
 
 pub(crate) fn item_key(id: SuggestionId, item: Id) -> [u8; 13] {

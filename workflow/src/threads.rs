@@ -6,7 +6,7 @@
 //! ([`Workflow::index_threads`]) from the suggestions they hold (issues arrived with the index).
 //!
 //! Lookups and the mention search (`find_threads`) answer only what the reader may see: a draft
-//! only to its author, a private issue only to those who may read it.
+//! only to its author and stewards, a private issue only to those who may read it.
 
 use std::fmt;
 
@@ -205,9 +205,7 @@ impl Workflow {
         Ok(match at.kind {
             ThreadKind::Suggestion => self
                 .suggestion(SuggestionId(at.id))?
-                .filter(|s| {
-                    s.status != Status::Draft || viewer.is_some_and(|v| v.handle == s.author)
-                })
+                .filter(|s| crate::suggestions::may_see(viewer, s))
                 .map(|s| Thread {
                     number,
                     kind: at.kind,

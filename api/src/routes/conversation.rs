@@ -82,11 +82,13 @@ async fn edit(
     responses((status = 200, body = Conversation), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn conversation(
     State(state): State<AppState>,
-    Reader(_who): Reader,
+    Reader(who): Reader,
     Path(raw): Path<String>,
 ) -> Result<Answer, ApiError> {
     let id = suggestion_id(&raw)?;
-    state.workflow_read(move |wf| wf.conversation(id)).await
+    state
+        .workflow_read(move |wf| wf.conversation(who.as_ref(), id))
+        .await
 }
 
 #[derive(Deserialize, ToSchema)]

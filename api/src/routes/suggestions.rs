@@ -196,18 +196,36 @@ async fn quick(
         .await
 }
 
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+struct ReviewQuery {
+    /// An item id (the answer's `nextItems`): list the items after it. At most 100 items are
+    /// listed at a time.
+    after: Option<String>,
+}
+
 /// The review view: the suggestion and its items as they will be, each item before and after
 /// (and the top-level fields that differ), the checks, the reviewers' notes and who is asked.
 #[utoipa::path(get, path = "/v1/suggestions/{id}", tag = "suggestions",
-    params(("id" = u64, Path, description = "suggestion id")),
+    params(("id" = u64, Path, description = "suggestion id"), ReviewQuery),
     responses((status = 200, body = ReviewView, description = "the review view"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn get_one(
     State(state): State<AppState>,
-    Reader(_who): Reader,
+    Reader(who): Reader,
     Path(raw): Path<String>,
+    Query(q): Query<ReviewQuery>,
 ) -> Result<Answer, ApiError> {
     let id = suggestion_id(&raw)?;
-    state.workflow_read(move |wf| wf.review_view(id)).await
+    let after = q
+        .after
+        .as_deref()
+        .map(|raw| {
+            Id::parse(raw).map_err(|e| ApiError::BadRequest(format!("after: {e}")))
+        })
+        .transpose()?;
+    state
+        .workflow_read(move |wf| wf.review_view(who.as_ref(), id, after))
+        .await
 }
 
 /// The suggestion list, newest first, with open and closed counts; drafts are never listed.

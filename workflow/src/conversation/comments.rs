@@ -184,7 +184,7 @@ impl Workflow {
         principal.require_write()?;
         let body = check_body("body", &new.body)?;
         let suggestion = match &subject {
-            Subject::Changeset(id) => Some(self.require_suggestion(*id)?),
+            Subject::Changeset(id) => Some(self.require_visible(Some(principal), *id)?),
             Subject::Entity(id) => {
                 self.require_talk_page(*id)?;
                 None
@@ -211,7 +211,18 @@ impl Workflow {
             self.require_parent(parent, &subject)?;
         }
 
-        let mut w = Writer::new(self);
+        // Everything read to tell people and link threads is read before the registry lock.
+        let mut audience = self.participants(&subject, suggestion.as_ref(), Reason::Comment)?;
+        if let Some(parent) = new.parent.map(|p| self.require_comment(p)).transpose()? {
+            audience.add(&parent.author, Reason::Comment);
+        }
+        audience.mentions(&body);
+        let looked = self.look_up(&[body.as_str()], audience.handles())?;
+
+        let mut w = Writer::after(self, looked);
+        if let Some(counted) = self.count_daily(principal, crate::quotas::Daily::Comments)? {
+            counted.write_with(&mut w)?;
+        }
         let record = CommentRecord {
             id: CommentId(w.next(COMMENT_COUNTER)?),
             subject: subject.clone(),
@@ -228,16 +239,11 @@ impl Workflow {
             resolved_by: None,
             review: None,
         };
-        let mut audience = self.participants(&subject, suggestion.as_ref(), Reason::Comment)?;
-        if let Some(parent) = new.parent.map(|p| self.require_comment(p)).transpose()? {
-            audience.add(&parent.author, Reason::Comment);
-        }
         w.put_comment(&record)?;
         if let Subject::Changeset(id) = subject {
             w.timeline(id, &Entry::Comment { comment: record.id })?;
         }
         w.references(principal, &record)?;
-        audience.mentions(&record.body);
         w.notify(
             principal,
             &subject,
@@ -279,7 +285,9 @@ impl Workflow {
     ) -> Result<Comment> {
         principal.require_write()?;
         let body = check_body("body", body)?;
-        let mut w = Writer::new(self);
+        let newly = text::mentions(&body);
+        let looked = self.look_up(&[], &newly)?;
+        let mut w = Writer::after(self, looked);
         let mut record = self.require_comment(id)?;
         if record.author != principal.handle {
             return Err(Error::Forbidden(format!(
@@ -293,7 +301,7 @@ impl Workflow {
         // Only people newly named are told: the others were told when it was first written.
         let before = text::mentions(&record.body);
         let mut audience = Audience::default();
-        for handle in text::mentions(&body) {
+        for handle in newly {
             if !before.contains(&handle) {
                 audience.add(&handle, Reason::Mention);
             }
@@ -348,7 +356,7 @@ impl Workflow {
                 "comment {id} is not about a field: only field comments can be resolved"
             )));
         }
-        let suggestion = self.require_suggestion(sid)?;
+        let suggestion = self.require_visible(Some(principal), sid)?;
         if !self.may_resolve(principal, &suggestion)? {
             return Err(Error::Forbidden(format!(
                 "@{} may not resolve comments on suggestion {sid}: its author, reviewers, keepers and stewards may",
@@ -472,7 +480,7 @@ impl Writer<'_> {
             _ => None,
         };
         for n in text::thread_refs(&record.body) {
-            let Some(target) = self.wf.suggestion_by_number(n)? else {
+            let Some(target) = self.suggestion_by_number(n)? else {
                 continue;
             };
             if Some(target.id) == here {

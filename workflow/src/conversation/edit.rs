@@ -38,7 +38,7 @@ impl Workflow {
             .map(|d| check_description(d.as_deref()))
             .transpose()?;
         let _lock = self.suggestion_lock(id.0);
-        let mut suggestion = self.require_suggestion(id)?;
+        let mut suggestion = self.require_visible(Some(principal), id)?;
         if principal.handle != suggestion.author && !principal.steward {
             return Err(Error::Forbidden(format!(
                 "suggestion {id} is @{}'s: only its author or a steward may change it",

@@ -24,6 +24,7 @@ mod requests;
 mod reviews;
 mod states;
 pub(crate) mod text;
+pub use text::{MAX_MENTIONS, MAX_REFERENCES};
 mod timeline;
 mod view;
 pub(crate) mod writer;
@@ -33,7 +34,7 @@ pub use edit::SuggestionEdit;
 pub use requests::ReviewRequest;
 pub use reviews::{NewFieldComment, NewReview, Review, ReviewId, Reviewed, Verdict};
 pub use timeline::{Conversation, Event, EventKind, TimelineItem};
-pub use view::{ChangeAction, FieldChange, ItemChange, ReviewView};
+pub use view::{ChangeAction, FieldChange, ItemChange, REVIEW_VIEW_ITEMS, ReviewView};
 
 pub(crate) use reviews::ReviewDraft;
 

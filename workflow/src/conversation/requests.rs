@@ -57,7 +57,7 @@ impl Workflow {
             )));
         }
         let _lock = self.suggestion_lock(id.0);
-        let suggestion = self.require_suggestion(id)?;
+        let suggestion = self.require_visible(Some(principal), id)?;
         require_reviewable(&suggestion)?;
         let items = self.suggestion_items(id)?;
         self.require_may_ask(principal, &suggestion, &items)?;
@@ -92,7 +92,7 @@ impl Workflow {
     ) -> Result<Vec<ReviewRequest>> {
         principal.require_write()?;
         let _lock = self.suggestion_lock(id.0);
-        let suggestion = self.require_suggestion(id)?;
+        let suggestion = self.require_visible(Some(principal), id)?;
         if principal.handle != *handle {
             let items = self.suggestion_items(id)?;
             self.require_may_ask(principal, &suggestion, &items)?;
@@ -153,6 +153,7 @@ impl Workflow {
         suggestion: &Suggestion,
         was: Status,
         items: &Items,
+        closes_draft: bool,
     ) -> Result<()> {
         let again = was == Status::SentBack;
         let asked: Vec<Handle> = if again {
@@ -164,6 +165,11 @@ impl Workflow {
         };
         let mut w = Writer::new(self);
         w.save_suggestion(suggestion)?;
+        // A draft sent for review no longer counts towards its author's open drafts.
+        if closes_draft {
+            self.count_draft_closed(&suggestion.author)?
+                .write_with(&mut w)?;
+        }
         w.event(
             suggestion.id,
             Some(principal),

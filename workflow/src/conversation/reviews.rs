@@ -26,7 +26,7 @@ use super::comments::{
 };
 use super::text;
 use super::timeline::Entry;
-use super::writer::{COMMENT_COUNTER, REVIEW_COUNTER, Writer};
+use super::writer::{COMMENT_COUNTER, Looked, REVIEW_COUNTER, Writer};
 
 /// The most field comments one review may carry.
 pub(crate) const MAX_FIELD_COMMENTS: usize = 100;
@@ -228,6 +228,20 @@ impl Workflow {
         Ok(Reviewed { review, suggestion })
     }
 
+    /// What a review's words reference and mention, looked up before the registry lock.
+    pub(crate) fn look_up_review(&self, draft: &ReviewDraft) -> Result<Looked> {
+        let mut texts: Vec<&str> = draft.comments.iter().map(|(_, body)| body.as_str()).collect();
+        let mut words = draft.body.clone().unwrap_or_default();
+        for text in &texts {
+            words.push('\n');
+            words.push_str(text);
+        }
+        if let Some(body) = draft.body.as_deref() {
+            texts.push(body);
+        }
+        self.look_up(&texts, &super::text::mentions(&words))
+    }
+
     fn comment_review(
         &self,
         principal: &Principal,
@@ -235,7 +249,7 @@ impl Workflow {
         new: NewReview,
     ) -> Result<(Suggestion, ReviewId)> {
         let _lock = self.suggestion_lock(id.0);
-        let suggestion = self.require_suggestion(id)?;
+        let suggestion = self.require_visible(Some(principal), id)?;
         if !matches!(suggestion.status, Status::Open | Status::SentBack) {
             return Err(Error::State(format!(
                 "suggestion {id} is {}: only an open or sent back suggestion can be reviewed",
@@ -243,7 +257,8 @@ impl Workflow {
             )));
         }
         let draft = ReviewDraft::check(new, &suggestion, &self.suggestion_items(id)?)?;
-        let mut w = Writer::new(self);
+        let looked = self.look_up_review(&draft)?;
+        let mut w = Writer::after(self, looked);
         let written = w.review(principal, &suggestion, draft)?;
         let subject = Subject::Changeset(id);
         w.notify(principal, &subject, &written.audience, written.detail)?;

@@ -16,20 +16,8 @@ use super::timeline::EventKind;
 use super::writer::Writer;
 
 impl Workflow {
-    /// Saves a suggestion whose state `actor` just changed, with the event saying so.
-    pub(crate) fn record_state(
-        &self,
-        actor: &Principal,
-        suggestion: &Suggestion,
-        event: EventKind,
-    ) -> Result<()> {
-        let mut w = Writer::new(self);
-        w.state(Some(actor), suggestion, event, None)?;
-        w.finish()
-    }
-
-    /// As [`Workflow::record_state`], for a change made by a review: the review comes first on
-    /// the timeline, then the event, and each person is told once.
+    /// Saves a suggestion whose state `actor` just changed by a review, with the event saying
+    /// so: the review comes first on the timeline, then the event, and each person is told once.
     pub(crate) fn record_reviewed_state(
         &self,
         actor: &Principal,
@@ -37,7 +25,8 @@ impl Workflow {
         event: EventKind,
         draft: ReviewDraft,
     ) -> Result<ReviewId> {
-        let mut w = Writer::new(self);
+        let looked = self.look_up_review(&draft)?;
+        let mut w = Writer::after(self, looked);
         let written = w.review(actor, suggestion, draft)?;
         w.state(
             Some(actor),

@@ -11,6 +11,12 @@ use crate::suggestions::ThreadNumber;
 const MAX_DIGITS: usize = 19;
 /// The longest run read after `@` (a handle has at most 39 characters).
 const MAX_HANDLE: usize = 39;
+/// Most distinct `@handle` mentions one text tells: each costs an account lookup and an inbox
+/// line. Handles past the first 20 stay in the text as written, plain words that tell nobody.
+pub const MAX_MENTIONS: usize = 20;
+/// Most distinct `#N` references one text links: each costs a thread lookup and a timeline
+/// entry on the suggestion named. Numbers past the first 20 stay in the text as plain words.
+pub const MAX_REFERENCES: usize = 20;
 
 fn word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
@@ -28,10 +34,14 @@ fn starts_word(text: &str, at: usize) -> bool {
         .is_none_or(|c| !(word_char(c) || matches!(c, '@' | '#' | '.' | '-' | '/' | '&')))
 }
 
-/// The handles mentioned, lowercased, each once, in the order first written.
+/// The handles mentioned, lowercased, each once, in the order first written; the first
+/// [`MAX_MENTIONS`] of them.
 pub(crate) fn mentions(text: &str) -> Vec<Handle> {
     let mut out: Vec<Handle> = Vec::new();
     for (at, _) in text.match_indices('@') {
+        if out.len() == MAX_MENTIONS {
+            break;
+        }
         if !starts_word(text, at) {
             continue;
         }
@@ -52,10 +62,14 @@ pub(crate) fn mentions(text: &str) -> Vec<Handle> {
     out
 }
 
-/// The thread numbers referenced as `#N`, each once, in the order first written.
+/// The thread numbers referenced as `#N`, each once, in the order first written; the first
+/// [`MAX_REFERENCES`] of them.
 pub(crate) fn thread_refs(text: &str) -> Vec<ThreadNumber> {
     let mut out: Vec<ThreadNumber> = Vec::new();
     for (at, _) in text.match_indices('#') {
+        if out.len() == MAX_REFERENCES {
+            break;
+        }
         if !starts_word(text, at) {
             continue;
         }
@@ -131,6 +145,19 @@ mod tests {
         assert_eq!(numbers("(#7)"), [7]);
         assert!(numbers("x#1 #0 #12a # #abc &#38; a/#5").is_empty());
         assert!(numbers("#99999999999999999999").is_empty());
+    }
+
+    #[test]
+    fn mentions_and_references_stop_at_their_caps() {
+        let many: String = (0..30).map(|n| format!("@user{n} #{} ", n + 1)).collect();
+        let handles = names(&many);
+        assert_eq!(handles.len(), MAX_MENTIONS);
+        assert_eq!(handles.last().map(String::as_str), Some("user19"));
+        let refs = numbers(&many);
+        assert_eq!(refs, (1..=20).collect::<Vec<u64>>());
+        // Repeats do not use up the cap: only distinct names count.
+        let repeated = format!("{} @late", "@same ".repeat(50));
+        assert_eq!(names(&repeated), ["same", "late"]);
     }
 
     #[test]

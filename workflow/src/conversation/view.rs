@@ -10,6 +10,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::error::Result;
+use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::suggestions::{SuggestionId, SuggestionView};
 
@@ -52,19 +53,49 @@ pub struct ItemChange {
     pub fields: Vec<FieldChange>,
 }
 
+/// Most items one review view lists (in `items` and in `changes`), in item id order. A
+/// suggestion may hold thousands (see `MAX_SUGGESTION_ITEMS`), each before and after; the
+/// rest are read a page at a time with `after`.
+pub const REVIEW_VIEW_ITEMS: usize = 100;
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ReviewView {
     #[serde(flatten)]
     pub view: SuggestionView,
     pub changes: Vec<ItemChange>,
+    /// How many items the suggestion holds in all.
+    #[serde(rename = "itemCount")]
+    pub item_count: usize,
+    /// When more items follow the listed ones: the `after` that lists the next ones.
+    #[serde(rename = "nextItems")]
+    pub next_items: Option<Id>,
     /// The reviewers' notes: every review with its field comments, oldest first.
     pub reviews: Vec<Review>,
     pub asked: Vec<ReviewRequest>,
 }
 
 impl Workflow {
-    pub fn review_view(&self, id: SuggestionId) -> Result<ReviewView> {
-        let view = self.get(id)?;
+    /// The review view, listing at most [`REVIEW_VIEW_ITEMS`] items: those after item `after`
+    /// (from the first when `None`), in id order.
+    pub fn review_view(
+        &self,
+        viewer: Option<&Principal>,
+        id: SuggestionId,
+        after: Option<Id>,
+    ) -> Result<ReviewView> {
+        // Refused before anything is read, in the words of a missing suggestion.
+        self.require_visible(viewer, id)?;
+        let mut view = self.get(id)?;
+        let item_count = view.items.len();
+        view.items.sort_by_key(|item| item.id);
+        let start = match after {
+            Some(after) => view.items.partition_point(|item| item.id <= after),
+            None => 0,
+        };
+        let end = (start + REVIEW_VIEW_ITEMS).min(item_count);
+        let next_items = (end < item_count).then(|| view.items[end - 1].id);
+        view.items.truncate(end);
+        view.items.drain(..start);
         let mut changes = Vec::with_capacity(view.items.len());
         for item in &view.items {
             let before = match item.rev {
@@ -88,6 +119,8 @@ impl Workflow {
         }
         Ok(ReviewView {
             changes,
+            item_count,
+            next_items,
             reviews: self.reviews(id)?,
             asked: self.review_requests(id)?,
             view,

@@ -12,10 +12,12 @@ use std::sync::MutexGuard;
 
 use serde::Serialize;
 
+use crate::accounts::AccountId;
 use crate::error::Result;
+use crate::handle::Handle;
 use crate::kv::{Batch, SUGGESTIONS, TIMELINE};
 use crate::service::Workflow;
-use crate::suggestions::{Suggestion, SuggestionId};
+use crate::suggestions::{Suggestion, SuggestionId, ThreadNumber};
 
 use super::timeline::Entry;
 
@@ -25,6 +27,44 @@ pub(crate) const TIMELINE_COUNTER: &str = "timeline";
 pub(crate) const INBOX_COUNTER: &str = "inbox";
 pub(crate) const INBOX_ORDER_COUNTER: &str = "inbox-order";
 
+/// What a write's words point at, looked up before the registry lock is taken: the suggestions
+/// its `#N` references name and the accounts of the people it tells. Every writer in the
+/// process waits on that lock, so lookups whose number the caller decides (mentions,
+/// references) are made first; the writer falls back to a lookup of its own only for a name
+/// it was not handed.
+#[derive(Default)]
+pub(crate) struct Looked {
+    threads: HashMap<ThreadNumber, Option<Suggestion>>,
+    accounts: HashMap<Handle, Option<AccountId>>,
+}
+
+impl Workflow {
+    /// Looks up every `#N` referenced in `texts` (at most
+    /// [`MAX_REFERENCES`](super::text::MAX_REFERENCES) a text) and the accounts of `people`.
+    pub(crate) fn look_up<'h>(
+        &self,
+        texts: &[&str],
+        people: impl IntoIterator<Item = &'h Handle>,
+    ) -> Result<Looked> {
+        let mut looked = Looked::default();
+        for text in texts {
+            for n in super::text::thread_refs(text) {
+                if !looked.threads.contains_key(&n) {
+                    let found = self.suggestion_by_number(n)?;
+                    looked.threads.insert(n, found);
+                }
+            }
+        }
+        for handle in people {
+            if !looked.accounts.contains_key(handle) {
+                let found = self.account_by_handle(handle)?.map(|a| a.id);
+                looked.accounts.insert(handle.clone(), found);
+            }
+        }
+        Ok(looked)
+    }
+}
+
 pub(crate) struct Writer<'a> {
     pub(crate) wf: &'a Workflow,
     batch: Batch<'a>,
@@ -33,18 +73,41 @@ pub(crate) struct Writer<'a> {
     /// Unread inbox lines this writer has made or combined, by recipient, reason and subject,
     /// so a second notice in the same write finds them (they are not in the store yet).
     pub(crate) inbox_touched: HashMap<Vec<u8>, crate::inbox::LineRecord>,
+    looked: Looked,
     _registry: MutexGuard<'a, ()>,
 }
 
 impl<'a> Writer<'a> {
     pub(crate) fn new(wf: &'a Workflow) -> Writer<'a> {
+        Writer::after(wf, Looked::default())
+    }
+
+    /// A writer that uses what was `looked` up before the lock (see [`Looked`]).
+    pub(crate) fn after(wf: &'a Workflow, looked: Looked) -> Writer<'a> {
         let guard = wf.registry_lock();
         Writer {
             wf,
             batch: wf.kv().batch(),
             counters: BTreeMap::new(),
             inbox_touched: HashMap::new(),
+            looked,
             _registry: guard,
+        }
+    }
+
+    /// The suggestion holding thread number `n`, from what was looked up before the lock.
+    pub(crate) fn suggestion_by_number(&self, n: ThreadNumber) -> Result<Option<Suggestion>> {
+        match self.looked.threads.get(&n) {
+            Some(found) => Ok(found.clone()),
+            None => self.wf.suggestion_by_number(n),
+        }
+    }
+
+    /// The account of `handle`, from what was looked up before the lock.
+    pub(crate) fn account_of(&self, handle: &Handle) -> Result<Option<AccountId>> {
+        match self.looked.accounts.get(handle) {
+            Some(found) => Ok(*found),
+            None => Ok(self.wf.account_by_handle(handle)?.map(|a| a.id)),
         }
     }
 
@@ -86,6 +149,11 @@ impl<'a> Writer<'a> {
         let n = self.next(TIMELINE_COUNTER)?;
         let key = [id.key(), n.to_be_bytes()].concat();
         self.batch.put(TIMELINE, &key, entry)
+    }
+
+    /// Sets a counter of the caller's own naming (a quota) in this write's batch.
+    pub(crate) fn set_counter(&mut self, name: &str, value: u64) -> Result<()> {
+        self.batch.set_counter(name, value)
     }
 
     /// Writes everything gathered, in one batch.

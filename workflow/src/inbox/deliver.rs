@@ -49,6 +49,10 @@ impl Audience {
         self.reasons.get(handle).copied()
     }
 
+    pub fn handles(&self) -> impl Iterator<Item = &Handle> {
+        self.reasons.keys()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.reasons.is_empty()
     }
@@ -128,13 +132,13 @@ impl Writer<'_> {
             if actor.handle.as_ref() == Some(handle) {
                 continue;
             }
-            let Some(account) = self.wf.account_by_handle(handle)? else {
+            let Some(account) = self.account_of(handle)? else {
                 continue;
             };
-            if actor.account == Some(account.id) {
+            if actor.account == Some(account) {
                 continue;
             }
-            self.deliver(account.id, *reason, subject, actor, detail.clone())?;
+            self.deliver(account, *reason, subject, actor, detail.clone())?;
         }
         Ok(())
     }

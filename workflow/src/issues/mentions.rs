@@ -53,10 +53,15 @@ pub(crate) fn mentions(text: &str) -> Vec<Mention> {
     out
 }
 
-/// The numbers a text closes, each once, in the order they first appear.
+/// The numbers a text closes, each once, in the order they first appear; at most
+/// [`MAX_REFERENCES`](crate::conversation::MAX_REFERENCES) of them (each closes an issue when
+/// the suggestion merges).
 pub(crate) fn closed_numbers(text: &str) -> Vec<ThreadNumber> {
     let mut out: Vec<ThreadNumber> = Vec::new();
     for m in mentions(text) {
+        if out.len() == crate::conversation::MAX_REFERENCES {
+            break;
+        }
         if m.closes && !out.contains(&m.number) {
             out.push(m.number);
         }

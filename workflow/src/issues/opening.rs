@@ -56,6 +56,9 @@ impl Workflow {
 
         let _guard = self.registry_lock();
         let mut batch = self.kv().batch();
+        if let Some(counted) = self.count_daily(principal, crate::quotas::Daily::Issues)? {
+            counted.write(&mut batch)?;
+        }
         let id = IssueId(self.bump_counter(&mut batch, ISSUE_COUNTER)?);
         let number = ThreadNumber(self.bump_counter(&mut batch, THREAD_COUNTER)?);
         let now = self.now();

@@ -8,6 +8,13 @@
 
 use similar::{Algorithm, DiffTag, capture_diff_slices};
 
+/// Most tokens (words and the whitespace between them, so about half as many words) a text may
+/// have on any of the three sides for it to be merged word by word. The diff costs up to the
+/// product of a side's length and the number of its edits; past this a text that both sides
+/// changed clashes as a whole field instead, for a person to settle. A size cap rather than a
+/// deadline, so a merge gives the same answer however busy the machine is.
+pub const MAX_MERGE_TOKENS: usize = 8_000;
+
 /// One side's change: base tokens `start..end` become `with`.
 #[derive(Debug, PartialEq)]
 struct Edit<'t> {
@@ -22,11 +29,15 @@ impl Edit<'_> {
     }
 }
 
-/// Both sides' edits applied to `base`; `None` when they overlap.
+/// Both sides' edits applied to `base`; `None` when they overlap, or when a side is longer
+/// than [`MAX_MERGE_TOKENS`].
 pub(super) fn merge(base: &str, main: &str, suggestion: &str) -> Option<String> {
     let b = tokens(base);
     let m = tokens(main);
     let s = tokens(suggestion);
+    if [&b, &m, &s].iter().any(|t| t.len() > MAX_MERGE_TOKENS) {
+        return None;
+    }
     let from_main = edits(&b, &m);
     let from_suggestion = edits(&b, &s);
 
@@ -128,6 +139,25 @@ mod tests {
             assert_eq!(tokens(text).concat(), text);
         }
         assert_eq!(tokens("a  b"), vec!["a", "  ", "b"]);
+    }
+
+    #[test]
+    fn texts_past_the_cap_clash_whole() {
+        // 4,000 words and their spaces: 7,999 tokens, merged word by word.
+        let words = |n: usize, last: &str| {
+            let mut v: Vec<String> = (0..n).map(|i| format!("w{i}")).collect();
+            v.push(last.to_string());
+            v.join(" ")
+        };
+        let base = words(3_999, "end");
+        let main = base.replacen("w0 ", "first ", 1);
+        let ours = words(3_999, "END");
+        assert_eq!(tokens(&base).len(), MAX_MERGE_TOKENS - 1);
+        let merged = merge(&base, &main, &ours).expect("at the cap it merges");
+        assert!(merged.starts_with("first ") && merged.ends_with("END"));
+        // Two words more on one side: past the cap, the field clashes whole.
+        let longer = format!("{ours} x");
+        assert_eq!(merge(&base, &main, &longer), None);
     }
 
     #[test]

@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use super::operation::Ref;
 use super::order::{self, Sibling};
+use super::MAX_PLAN_ITEMS;
 use crate::error::{Error, Result};
 use crate::overlay::stored_data;
 use crate::service::Workflow;
@@ -137,16 +138,35 @@ impl<'a> Draft<'a> {
         }
     }
 
+    /// Refuses the current operation when adding `id` would take the plan past
+    /// [`MAX_PLAN_ITEMS`]: every item a plan touches is read, checked, previewed and saved.
+    fn room_for(&self, id: Id, field: &'static str) -> Result<()> {
+        if self.items.len() >= MAX_PLAN_ITEMS && !self.items.contains_key(&id) {
+            return Err(self.fail(
+                field,
+                format!("the plan would change more than {MAX_PLAN_ITEMS} items; split it"),
+            ));
+        }
+        Ok(())
+    }
+
     /// Adds an item the plan does not change itself but must carry along (a unit whose path
     /// follows its work), blamed on the write that made it necessary.
-    pub fn carry(&mut self, item: SuggestedItem, blame: Touch) {
+    pub fn carry(&mut self, item: SuggestedItem, blame: Touch) -> Result<()> {
         let id = item.id;
+        if self.items.len() >= MAX_PLAN_ITEMS && !self.items.contains_key(&id) {
+            return Err(Draft::fail_at(
+                blame,
+                format!("the plan would change more than {MAX_PLAN_ITEMS} items; split it"),
+            ));
+        }
         self.items.insert(id, item);
         let list = self.touches.entry(id).or_default();
         if list.is_empty() {
             self.first_touched.push(id);
         }
         list.push(blame);
+        Ok(())
     }
 
     /// Names a made item `new:<key>` for the operations after this one.
@@ -286,6 +306,7 @@ impl<'a> Draft<'a> {
                 ));
             }
         }
+        self.room_for(id, field)?;
         match self.items.get_mut(&id) {
             Some(item) => {
                 item.data = Some(data);
@@ -326,6 +347,7 @@ impl<'a> Draft<'a> {
         merged_into: Option<Id>,
         field: &'static str,
     ) -> Result<()> {
+        self.room_for(id, field)?;
         let base = match self.items.get(&id) {
             Some(item) => item.base,
             None => self.main_rev(id)?,

@@ -53,6 +53,10 @@ use preview::Built;
 
 /// At most this many operations in one plan.
 pub const MAX_OPERATIONS: usize = 200;
+/// At most this many items one plan may change, the items carried along with a moved work
+/// included (each is read, checked, previewed and saved as one suggestion item). Past it the
+/// operation that would add one more is refused with `400`, in the preview too.
+pub const MAX_PLAN_ITEMS: usize = 1_000;
 const MAX_DESCRIPTION_CHARS: usize = 10_000;
 const MAX_TITLE_CHARS: usize = 200;
 
@@ -117,7 +121,7 @@ impl Workflow {
         } else {
             // Like a submitted draft: "sent for review" on its timeline, and the keepers of the
             // touched sets asked (not for a bot's plan).
-            self.record_submitted(principal, &suggestion, Status::Draft, &built.items)?;
+            self.record_submitted(principal, &suggestion, Status::Draft, &built.items, false)?;
             (suggestion, false)
         };
         tracing::info!(

@@ -176,7 +176,7 @@ fn carry_units_of_moved_works(d: &mut Draft<'_>) -> Result<()> {
                         merged_into: None,
                     },
                     touch,
-                );
+                )?;
             }
         }
     }

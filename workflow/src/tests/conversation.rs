@@ -24,7 +24,7 @@ pub(super) fn say(body: &str) -> NewComment {
 /// The timeline as short names: `comment`, `review:<verdict>`, or the event's name.
 fn names(w: &World, id: SuggestionId) -> Vec<String> {
     w.h.wf
-        .conversation(id)
+        .conversation(None, id)
         .unwrap()
         .timeline
         .into_iter()
@@ -52,7 +52,7 @@ fn review(verdict: Verdict, body: Option<&str>, comments: Vec<NewFieldComment>) 
 fn submit_asks_the_keepers_and_says_so() {
     let w = World::new();
     let (s, _) = w.open_topic("joy");
-    let c = w.h.wf.conversation(s).unwrap();
+    let c = w.h.wf.conversation(None, s).unwrap();
     assert_eq!(
         c.asked
             .iter()
@@ -128,7 +128,7 @@ fn request_changes_then_resubmit_asks_the_reviewer_again() {
             "review_requested",
         ]
     );
-    let again = w.h.wf.conversation(s).unwrap().timeline;
+    let again = w.h.wf.conversation(None, s).unwrap().timeline;
     assert!(matches!(
         &again[4],
         TimelineItem::Event(e) if e.kind == EventKind::SentForReview { again: true }
@@ -154,7 +154,7 @@ fn approving_review_merges_and_keeps_its_note() {
             "merged"
         ]
     );
-    let c = wf.conversation(s).unwrap();
+    let c = wf.conversation(None, s).unwrap();
     assert!(matches!(
         c.timeline.last(),
         Some(TimelineItem::Event(e)) if e.kind == EventKind::Merged { commit } && e.actor == Some(h("keeper"))
@@ -163,7 +163,7 @@ fn approving_review_merges_and_keeps_its_note() {
     let (t, _) = w.open_topic("awe");
     wf.approve(&w.keeper, t, &crate::Resolutions::none())
         .unwrap();
-    let reviews = wf.review_view(t).unwrap().reviews;
+    let reviews = wf.review_view(None, t, None).unwrap().reviews;
     assert_eq!(reviews.len(), 1);
     assert_eq!(
         (reviews[0].verdict, reviews[0].body.as_deref()),
@@ -213,7 +213,7 @@ fn refused_reviews_write_nothing() {
     }
     assert_eq!(names(&w, s), before);
     assert_eq!(wf.get(s).unwrap().suggestion.status, Status::Open);
-    assert!(wf.review_view(s).unwrap().reviews.is_empty());
+    assert!(wf.review_view(None, s, None).unwrap().reviews.is_empty());
 }
 
 #[test]
@@ -301,7 +301,7 @@ fn comments_reply_anchor_and_reference() {
         say(&format!("see {number_a}")),
     )
     .unwrap();
-    let last = wf.conversation(a).unwrap().timeline.pop().unwrap();
+    let last = wf.conversation(None, a).unwrap().timeline.pop().unwrap();
     assert!(
         matches!(
             &last,
@@ -424,7 +424,7 @@ fn renaming_is_an_event_and_stops_at_merge() {
         .unwrap();
     assert_eq!(cleared.description, None);
     let renames: Vec<(String, String)> = wf
-        .conversation(s)
+        .conversation(None, s)
         .unwrap()
         .timeline
         .into_iter()
@@ -543,7 +543,7 @@ fn the_review_view_shows_before_after_and_notes() {
         ),
     )
     .unwrap();
-    let view = wf.review_view(change).unwrap();
+    let view = wf.review_view(None, change, None).unwrap();
     assert_eq!(view.view.items.len(), 1, "keeps the items");
     let c = &view.changes[0];
     assert_eq!((c.id, c.action), (item, ChangeAction::Change));
@@ -598,7 +598,7 @@ fn a_merge_settled_after_a_crash_is_on_the_timeline() {
     let commit = w.h.commit_behind_workflow(s);
     let reopened =
         crate::Workflow::open(&w.h.store, &w.h.log, &w.h.projector, &w.h.read_models).unwrap();
-    let last = reopened.conversation(s).unwrap().timeline.pop();
+    let last = reopened.conversation(None, s).unwrap().timeline.pop();
     assert!(
         matches!(
             &last,
@@ -608,7 +608,7 @@ fn a_merge_settled_after_a_crash_is_on_the_timeline() {
         "{last:?}"
     );
     // The service settled it: nobody is told, and no review is made up.
-    assert!(reopened.review_view(s).unwrap().reviews.is_empty());
+    assert!(reopened.review_view(None, s, None).unwrap().reviews.is_empty());
     let query = crate::InboxQuery {
         filter: crate::InboxFilter::All,
         after: None,

@@ -103,6 +103,7 @@ impl Workflow {
         if let Some(obj) = data.as_object_mut() {
             obj.insert("body".into(), new_body);
         }
+        crate::limits::check_data_depth(&data)?;
 
         let title = match change.title.as_deref() {
             Some(title) => title.to_string(),

@@ -1,0 +1,106 @@
+//! Caps on input that multiplies work: how deep item data may nest, how many items one
+//! suggestion may hold. Each figure is public so the API and the docs quote the same number.
+
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+use crate::principal::Principal;
+
+/// Most items one suggestion may hold. Every check, the review view, approval and the one
+/// commit it becomes cost in proportion to it. Past it, putting one more item is `400`.
+pub const MAX_SUGGESTION_ITEMS: usize = 5_000;
+/// Most items one suggestion may hold when made with a `bot:` token (imports).
+pub const MAX_BOT_SUGGESTION_ITEMS: usize = 50_000;
+
+/// How many items a suggestion made by `principal` may hold.
+pub(crate) fn max_items(principal: &Principal) -> usize {
+    if principal.is_bot() {
+        MAX_BOT_SUGGESTION_ITEMS
+    } else {
+        MAX_SUGGESTION_ITEMS
+    }
+}
+
+/// Refuses a suggestion of `count` items when `principal` may make one of at most fewer.
+pub(crate) fn check_item_count(principal: &Principal, count: usize) -> Result<()> {
+    let max = max_items(principal);
+    if count > max {
+        return Err(Error::BadRequest(format!(
+            "a suggestion holds at most {max} items ({MAX_BOT_SUGGESTION_ITEMS} with a bot: \
+             token); this one would hold {count}: split it into several"
+        )));
+    }
+    Ok(())
+}
+
+/// Most levels of arrays and objects item `data` may nest (the data object itself is level 1).
+/// A commit wraps data three levels deeper (commit, `changes`, change), and every reader of the
+/// log decodes commits with serde_json's recursion limit of 128: data past that could be merged
+/// but never read back. 32 leaves room for every real shape (a body's segments nest a few
+/// levels) and keeps far from the reader's limit.
+pub const MAX_DATA_DEPTH: usize = 32;
+
+/// How many levels of arrays and objects `value` nests (`1` for `{}` or `[]`, `0` for a
+/// scalar). Iterative, so no input can exhaust the stack; it stops counting once past `stop`.
+fn depth(value: &Value, stop: usize) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(value, 1usize)];
+    while let Some((value, level)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match value {
+            Value::Array(list) => Box::new(list.iter()),
+            Value::Object(map) => Box::new(map.values()),
+            _ => continue,
+        };
+        deepest = deepest.max(level);
+        if deepest > stop {
+            return deepest;
+        }
+        stack.extend(children.map(|child| (child, level + 1)));
+    }
+    deepest
+}
+
+/// Refuses item data nested deeper than [`MAX_DATA_DEPTH`].
+pub(crate) fn check_data_depth(data: &Value) -> Result<()> {
+    if depth(data, MAX_DATA_DEPTH) > MAX_DATA_DEPTH {
+        return Err(Error::BadRequest(format!(
+            "data nests deeper than {MAX_DATA_DEPTH} levels of objects and arrays"
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn nested(levels: usize) -> Value {
+        let mut value = json!({});
+        for n in 1..levels {
+            value = if n % 2 == 0 {
+                json!({ "a": value })
+            } else {
+                json!([1, value])
+            };
+        }
+        value
+    }
+
+    #[test]
+    fn depth_counts_objects_and_arrays() {
+        assert_eq!(depth(&json!(1), 99), 0);
+        assert_eq!(depth(&json!({}), 99), 1);
+        assert_eq!(depth(&json!({"a": [1, {"b": []}], "c": 2}), 99), 4);
+        assert_eq!(depth(&nested(40), 99), 40);
+    }
+
+    #[test]
+    fn data_at_the_limit_passes_and_one_past_it_is_refused() {
+        assert!(check_data_depth(&nested(MAX_DATA_DEPTH)).is_ok());
+        let err = check_data_depth(&nested(MAX_DATA_DEPTH + 1)).unwrap_err();
+        assert!(matches!(err, Error::BadRequest(_)));
+        assert!(err.to_string().contains("32 levels"), "{err}");
+    }
+}
