@@ -222,8 +222,13 @@ fn comment_reviews_only_while_reviewable() {
     let wf = &w.h.wf;
     let draft = wf.create_draft(&w.editor, "draft", None).unwrap().id;
     let r = review(Verdict::Comment, Some("hm"), vec![]);
+    // A draft is its author's: to anyone else it is not there at all.
     assert!(matches!(
         wf.review(&w.keeper, draft, r.clone()),
+        Err(Error::NotFound(_))
+    ));
+    assert!(matches!(
+        wf.review(&w.editor, draft, r.clone()),
         Err(Error::State(_))
     ));
     let (s, _) = w.open_topic("joy");

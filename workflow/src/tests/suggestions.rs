@@ -156,7 +156,8 @@ fn bad_puts_are_refused() {
     );
     assert!(matches!(wrong_type, Err(Error::BadRequest(_))));
     let not_author = wf.put_item(&w.keeper, id, new_item(ItemType::Topic, topic(w.set, "a")));
-    assert!(matches!(not_author, Err(Error::Forbidden(_))));
+    // Another person is told the draft does not exist.
+    assert!(matches!(not_author, Err(Error::NotFound(_))));
     let empty = wf.submit(&w.editor, id);
     assert!(matches!(empty, Err(Error::State(_))));
 
