@@ -28,9 +28,15 @@ async fn every_route(api: &Api, sid: u64, item: &str) -> Vec<(String, Reply)> {
         out.push((format!("GET {path}"), r));
     }
     let posts: Vec<(String, Value)> = vec![
-        (format!("{base}/items"), json!({ "type": "topic", "data": topic(&unique("x")) })),
+        (
+            format!("{base}/items"),
+            json!({ "type": "topic", "data": topic(&unique("x")) }),
+        ),
         (format!("{base}/comments"), json!({ "body": "hello" })),
-        (format!("{base}/reviews"), json!({ "verdict": "comment", "body": "looks fine" })),
+        (
+            format!("{base}/reviews"),
+            json!({ "verdict": "comment", "body": "looks fine" }),
+        ),
         (
             format!("{base}/review-requests"),
             json!({ "reviewers": [s().handle("other")] }),
@@ -77,7 +83,10 @@ async fn a_draft_is_not_found_for_all_but_its_author_and_stewards() {
     // What a suggestion nobody holds answers, for comparison.
     let missing = 900_000_000 + sid;
 
-    for (who, api) in [("anonymous", s().anon()), ("another person", person("other"))] {
+    for (who, api) in [
+        ("anonymous", s().anon()),
+        ("another person", person("other")),
+    ] {
         for ((route, r), (_, absent)) in every_route(&api, sid, &item)
             .await
             .into_iter()
@@ -90,7 +99,10 @@ async fn a_draft_is_not_found_for_all_but_its_author_and_stewards() {
             let (mut this, mut that) = (shape(&r, sid), shape(&absent, missing));
             this.1.as_object_mut().map(|o| o.remove("detail"));
             that.1.as_object_mut().map(|o| o.remove("detail"));
-            assert_eq!(this, that, "{who}: {route} tells a draft from a missing suggestion");
+            assert_eq!(
+                this, that,
+                "{who}: {route} tells a draft from a missing suggestion"
+            );
         }
         // The thread number does not give it away either.
         api.get(&format!("/v1/threads/{number}"))

@@ -32,13 +32,28 @@ pub(crate) fn s() -> &'static Shared {
         Shared::start_demo_with(|dir, extra| {
             dir.add_people(
                 extra,
-                &["author", "other", "mentioned", "drafter", "issuer", "talker"],
+                &[
+                    "author",
+                    "other",
+                    "mentioned",
+                    "drafter",
+                    "issuer",
+                    "talker",
+                ],
             );
             // A token whose name starts with `bot:`: a bot's suggestions may hold more items.
             let bot = common::unique("bot");
             dir.add_account(&bot, false, false, None);
             let out = dir.cli_ok(
-                &["token", "add", &bot, "--scopes", "read,write", "--name", "bot:import"],
+                &[
+                    "token",
+                    "add",
+                    &bot,
+                    "--scopes",
+                    "read,write",
+                    "--name",
+                    "bot:import",
+                ],
                 None,
             );
             extra.insert("bot".into(), out.trim().to_string());

@@ -18,7 +18,10 @@ async fn open_suggestion(api: &Api, title: &str) -> (u64, u64) {
 
 async fn comment(api: &Api, sid: u64, body: &str) {
     let c = api
-        .post(&format!("/v1/suggestions/{sid}/comments"), &json!({ "body": body }))
+        .post(
+            &format!("/v1/suggestions/{sid}/comments"),
+            &json!({ "body": body }),
+        )
         .await
         .expect(201)
         .json();
@@ -62,8 +65,18 @@ async fn mentions_past_twenty_tell_nobody() {
     let (past_cap, _) = open_suggestion(&author, "mentions past the cap").await;
 
     // The 20th handle named is told; the 21st is not.
-    comment(&other, at_cap, &format!("{}@{handle} please look", ghosts(19))).await;
-    comment(&other, past_cap, &format!("{}@{handle} please look", ghosts(20))).await;
+    comment(
+        &other,
+        at_cap,
+        &format!("{}@{handle} please look", ghosts(19)),
+    )
+    .await;
+    comment(
+        &other,
+        past_cap,
+        &format!("{}@{handle} please look", ghosts(20)),
+    )
+    .await;
     assert_eq!(mentions_of(&mentioned, at_cap).await, 1);
     assert_eq!(mentions_of(&mentioned, past_cap).await, 0);
     // Repeating one handle does not use up the others' places.

@@ -22,7 +22,12 @@ async fn data_nested_to_the_cap_merges_and_reads_back_everywhere() {
     // At the cap: the topic's object is level 1, `extra` holds the other 31.
     let mut deep = topic(&unique("deep"));
     deep["extra"] = nested(MAX_DATA_DEPTH - 1);
-    let merged = merge(&steward, "nested to the cap", &[Put::new("topic", deep.clone())]).await;
+    let merged = merge(
+        &steward,
+        "nested to the cap",
+        &[Put::new("topic", deep.clone())],
+    )
+    .await;
     let id = merged.ids[0].clone();
     assert_eq!(item(&steward, &id).await["data"], deep);
     // The commit feed serves it, and the next merge lands after it.

@@ -90,5 +90,8 @@ async fn one_account_writes_at_most_500_comments_a_day() {
     let message = until_tomorrow(&me.post(&page, &json!({ "body": "one more" })).await);
     assert!(message.contains("500 comments"), "{message}");
     let talk = me.get_json(&page).await;
-    assert!(!talk.to_string().contains("one more"), "a refused comment was written");
+    assert!(
+        !talk.to_string().contains("one more"),
+        "a refused comment was written"
+    );
 }

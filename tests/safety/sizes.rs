@@ -46,18 +46,30 @@ async fn a_suggestion_holds_at_most_5000_items_and_a_bots_more() {
     );
 
     // One past the cap is refused, naming it; a change to an item it holds is not one more.
-    let message = put(&author, mine, &Put::new("topic", topic(&format!("{tag}-late"))))
-        .await
-        .expect_error(400, "bad-request");
+    let message = put(
+        &author,
+        mine,
+        &Put::new("topic", topic(&format!("{tag}-late"))),
+    )
+    .await
+    .expect_error(400, "bad-request");
     assert!(message.contains("5000"), "{message}");
-    put(&author, mine, &Put::change(&ids[0], topic(&format!("{tag}-changed"))))
-        .await
-        .expect_ok();
+    put(
+        &author,
+        mine,
+        &Put::change(&ids[0], topic(&format!("{tag}-changed"))),
+    )
+    .await
+    .expect_ok();
     // Taking one out makes room for one more.
     put(&author, mine, &Put::delete(&ids[1])).await.expect_ok();
-    put(&author, mine, &Put::new("topic", topic(&format!("{tag}-room"))))
-        .await
-        .expect_ok();
+    put(
+        &author,
+        mine,
+        &Put::new("topic", topic(&format!("{tag}-room"))),
+    )
+    .await
+    .expect_ok();
 
     // The review view lists 100 items a page, in id order, and says how many there are.
     let mut seen = Vec::new();
@@ -65,7 +77,11 @@ async fn a_suggestion_holds_at_most_5000_items_and_a_bots_more() {
     let mut pages = 0;
     loop {
         let view = author.get_json(&path).await;
-        assert_eq!(view["itemCount"], MAX_SUGGESTION_ITEMS, "{}", view["itemCount"]);
+        assert_eq!(
+            view["itemCount"], MAX_SUGGESTION_ITEMS,
+            "{}",
+            view["itemCount"]
+        );
         let items = view["items"].as_array().unwrap();
         let changes = view["changes"].as_array().unwrap();
         assert!(items.len() <= REVIEW_VIEW_ITEMS && items.len() == changes.len());
@@ -151,6 +167,8 @@ async fn an_organize_plan_changes_at_most_1000_items() {
         assert_eq!(detail["field"], "items", "{path}: {detail}");
     }
     // Nothing was saved: the last topic is in no set.
-    let last = st.get_json(&format!("/v1/entities/{}", ids[MAX_PLAN_ITEMS])).await;
+    let last = st
+        .get_json(&format!("/v1/entities/{}", ids[MAX_PLAN_ITEMS]))
+        .await;
     assert!(last["data"].get("sets").is_none(), "{last}");
 }

@@ -214,7 +214,9 @@ impl Seen {
         let group = self.groups.entry((fp.name.he.clone(), keys)).or_default();
         let found = match &fp.name.en {
             None => group.first,
-            Some(en) => group.no_english.or_else(|| group.by_english.get(en).copied()),
+            Some(en) => group
+                .no_english
+                .or_else(|| group.by_english.get(en).copied()),
         };
         group.first.get_or_insert(id);
         match &fp.name.en {
@@ -268,10 +270,16 @@ mod tests {
         // Other English: a different item, though the Hebrew is the same.
         assert_eq!(seen.earlier(&topic("שמחה", Some("Gladness")), ids[1]), None);
         // Same English, or none at all, matches.
-        assert_eq!(seen.earlier(&topic("שמחה", Some("joy")), ids[2]), Some(ids[0]));
+        assert_eq!(
+            seen.earlier(&topic("שמחה", Some("joy")), ids[2]),
+            Some(ids[0])
+        );
         assert_eq!(seen.earlier(&topic("שמחה", None), ids[3]), Some(ids[0]));
         // Once one without English is met, any English matches it.
-        assert_eq!(seen.earlier(&topic("שמחה", Some("Delight")), ids[4]), Some(ids[3]));
+        assert_eq!(
+            seen.earlier(&topic("שמחה", Some("Delight")), ids[4]),
+            Some(ids[3])
+        );
         assert_eq!(seen.earlier(&topic("אחר", None), ids[5]), None);
     }
 }

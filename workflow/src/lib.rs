@@ -99,8 +99,9 @@ pub use clock::{Clock, ManualClock, SystemClock, Timestamp};
 pub use contents_map::{ContentsMapRequest, NewUnit, PageRange, PageScheme};
 pub use conversation::{
     Anchor, ChangeAction, Comment, CommentId, Conversation, Event, EventKind, FieldChange,
-    ItemChange, NewComment, NewFieldComment, NewReview, Review, ReviewId, ReviewRequest,
-    MAX_MENTIONS, MAX_REFERENCES, REVIEW_VIEW_ITEMS, ReviewView, Reviewed, SuggestionEdit, TimelineItem, Verdict,
+    ItemChange, MAX_MENTIONS, MAX_REFERENCES, NewComment, NewFieldComment, NewReview,
+    REVIEW_VIEW_ITEMS, Review, ReviewId, ReviewRequest, ReviewView, Reviewed, SuggestionEdit,
+    TimelineItem, Verdict,
 };
 pub use error::{Conflict, Error, Result};
 pub use handle::Handle;
@@ -108,19 +109,20 @@ pub use inbox::{
     Actor, Audience, InboxFilter, InboxPage, InboxQuery, InboxTarget, LineView, MarkInbox, Marked,
     Reason, SubjectView,
 };
-pub use limits::{MAX_BOT_SUGGESTION_ITEMS, MAX_DATA_DEPTH, MAX_SUGGESTION_ITEMS};
 pub use issues::{
     ClosingSuggestion, EntityRef, Happened, Issue, IssueFilter, IssueId, IssuePage, IssueQuery,
     IssueRights, IssueState, IssueStateFilter, IssueThread, Label, MAX_BODY_CHARS, MAX_NOTE_CHARS,
     MAX_TITLE_CHARS, NewIssue, ReportKind, ShownIssue, StateReason, TimelineEvent, WantedState,
 };
+pub use limits::{MAX_BOT_SUGGESTION_ITEMS, MAX_DATA_DEPTH, MAX_SUGGESTION_ITEMS};
 pub use listing::{ListFilter, Listed, StateCounts, StateFilter, SuggestionPage};
 pub use organize::{
-    ChangeKind, MAX_DEPTH, MAX_ITEMS, MAX_OPERATIONS, MAX_PLAN_ITEMS, NodeKind, Operation, Organized, Placement,
-    Plan, Preview, PreviewItem, Ref, Selection, Tree, TreeCounts, TreeNode, Version,
+    ChangeKind, MAX_DEPTH, MAX_ITEMS, MAX_OPERATIONS, MAX_PLAN_ITEMS, NodeKind, Operation,
+    Organized, Placement, Plan, Preview, PreviewItem, Ref, Selection, Tree, TreeCounts, TreeNode,
+    Version,
 };
-pub use quotas::{MAX_COMMENTS_A_DAY, MAX_ISSUES_A_DAY, MAX_OPEN_DRAFTS};
 pub use principal::{Principal, Scope, Scopes, Via};
+pub use quotas::{MAX_COMMENTS_A_DAY, MAX_ISSUES_A_DAY, MAX_OPEN_DRAFTS};
 pub use resolutions::{Resolution, Resolutions, Side};
 pub use revert::Reverted;
 pub use service::Workflow;

@@ -73,7 +73,11 @@ fn drafts_counter(author: &Handle) -> String {
 impl Workflow {
     /// Counts one more of `what` today for `principal`, or refuses it past the quota. Call with
     /// the registry lock held and write the answer in the record's batch. `None` for stewards.
-    pub(crate) fn count_daily(&self, principal: &Principal, what: Daily) -> Result<Option<Counted>> {
+    pub(crate) fn count_daily(
+        &self,
+        principal: &Principal,
+        what: Daily,
+    ) -> Result<Option<Counted>> {
         if principal.steward {
             return Ok(None);
         }

@@ -662,7 +662,10 @@ impl Workflow {
         if self.kv().get_raw(COUNTERS, name.as_bytes())?.is_some() {
             return self.kv().counter(&name);
         }
-        Ok(self.kv().scan_raw_prefix(SUGGESTION_ITEMS, &id.key())?.len() as u64)
+        Ok(self
+            .kv()
+            .scan_raw_prefix(SUGGESTION_ITEMS, &id.key())?
+            .len() as u64)
     }
 
     pub(crate) fn suggestion_items(&self, id: SuggestionId) -> Result<Items> {

@@ -219,9 +219,7 @@ async fn get_one(
     let after = q
         .after
         .as_deref()
-        .map(|raw| {
-            Id::parse(raw).map_err(|e| ApiError::BadRequest(format!("after: {e}")))
-        })
+        .map(|raw| Id::parse(raw).map_err(|e| ApiError::BadRequest(format!("after: {e}"))))
         .transpose()?;
     state
         .workflow_read(move |wf| wf.review_view(who.as_ref(), id, after))

@@ -230,7 +230,11 @@ impl Workflow {
 
     /// What a review's words reference and mention, looked up before the registry lock.
     pub(crate) fn look_up_review(&self, draft: &ReviewDraft) -> Result<Looked> {
-        let mut texts: Vec<&str> = draft.comments.iter().map(|(_, body)| body.as_str()).collect();
+        let mut texts: Vec<&str> = draft
+            .comments
+            .iter()
+            .map(|(_, body)| body.as_str())
+            .collect();
         let mut words = draft.body.clone().unwrap_or_default();
         for text in &texts {
             words.push('\n');

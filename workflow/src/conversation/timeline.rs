@@ -133,7 +133,11 @@ impl Writer<'_> {
 
 impl Workflow {
     /// The timeline of a suggestion in order, who is asked to review it, and what it closes.
-    pub fn conversation(&self, viewer: Option<&Principal>, id: SuggestionId) -> Result<Conversation> {
+    pub fn conversation(
+        &self,
+        viewer: Option<&Principal>,
+        id: SuggestionId,
+    ) -> Result<Conversation> {
         let suggestion = self.require_visible(viewer, id)?;
         let mut timeline = Vec::new();
         for (_, entry) in self.kv().scan_prefix::<Entry>(TIMELINE, &id.key())? {

@@ -12,9 +12,9 @@ use catalog_projector::{Lookup, StoredItem};
 use catalog_schemas::{Id, ItemType, refs, types};
 use serde_json::Value;
 
+use super::MAX_PLAN_ITEMS;
 use super::operation::Ref;
 use super::order::{self, Sibling};
-use super::MAX_PLAN_ITEMS;
 use crate::error::{Error, Result};
 use crate::overlay::stored_data;
 use crate::service::Workflow;

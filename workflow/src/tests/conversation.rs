@@ -613,7 +613,13 @@ fn a_merge_settled_after_a_crash_is_on_the_timeline() {
         "{last:?}"
     );
     // The service settled it: nobody is told, and no review is made up.
-    assert!(reopened.review_view(None, s, None).unwrap().reviews.is_empty());
+    assert!(
+        reopened
+            .review_view(None, s, None)
+            .unwrap()
+            .reviews
+            .is_empty()
+    );
     let query = crate::InboxQuery {
         filter: crate::InboxFilter::All,
         after: None,
