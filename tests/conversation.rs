@@ -393,14 +393,22 @@ async fn states_follow_the_table() {
     )
     .await
     .expect(200);
+    // Nobody but its author (and stewards) can tell it exists.
     for name in ["approve", "send-back"] {
         keeper
             .post_empty(&op(sid, name))
             .await
-            .expect_error(409, "state");
+            .expect_error(404, "not-found");
     }
     for verdict in ["approve", "request_changes", "comment"] {
         review(&keeper, sid, json!({ "verdict": verdict, "body": "x" }))
+            .await
+            .expect_error(404, "not-found");
+    }
+    // A steward sees it, and is told it is not in a state to decide.
+    for name in ["approve", "send-back"] {
+        s().steward()
+            .post_empty(&op(sid, name))
             .await
             .expect_error(409, "state");
     }
