@@ -23,22 +23,38 @@ pub fn clip(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// A message made by someone else's code (a JSON or query parser) with every double-quoted
-/// part cut after [`QUOTE_CHARS`] characters with `…`: the parser quotes the client's input,
-/// and the rest of its message (what it expected, and where) is kept.
+/// A message made by someone else's code (a JSON or query parser) with every double-quoted or
+/// backticked part, and every run of text without spaces (a parser's path to a field names the
+/// client's keys bare), cut after [`QUOTE_CHARS`] characters with `…`: the parser quotes the
+/// client's input, and the rest of its message (what it expected, and where) is kept.
 pub fn clip_quoted(message: &str) -> String {
     let mut out = String::with_capacity(message.len().min(1024));
     // The quote that closes the part being read: `"` (with `\` escapes) or serde's backtick.
     let mut closer: Option<char> = None;
     let mut escaped = false;
+    // Characters of the current quoted part, or of the current word outside quotes.
     let mut kept = 0usize;
     for c in message.chars() {
         let Some(close) = closer else {
-            out.push(c);
-            if c == '"' || c == '`' {
+            if c.is_whitespace() || c == ':' || c == ',' {
+                if kept > QUOTE_CHARS {
+                    out.push('…');
+                }
+                kept = 0;
+                out.push(c);
+            } else if c == '"' || c == '`' {
+                if kept > QUOTE_CHARS {
+                    out.push('…');
+                }
+                out.push(c);
                 closer = Some(c);
                 kept = 0;
                 escaped = false;
+            } else {
+                kept += 1;
+                if kept <= QUOTE_CHARS {
+                    out.push(c);
+                }
             }
             continue;
         };
@@ -50,6 +66,7 @@ pub fn clip_quoted(message: &str) -> String {
             }
             out.push(c);
             closer = None;
+            kept = 0;
         } else {
             kept += 1;
             if kept <= QUOTE_CHARS {
@@ -57,7 +74,7 @@ pub fn clip_quoted(message: &str) -> String {
             }
         }
     }
-    if closer.is_some() && kept > QUOTE_CHARS {
+    if kept > QUOTE_CHARS {
         out.push('…');
     }
     out
@@ -117,6 +134,11 @@ mod tests {
             )
         );
         assert_eq!(clip_quoted("unknown field `x`"), "unknown field `x`");
+        let bare = format!("{long}: unknown field");
+        assert_eq!(
+            clip_quoted(&bare),
+            format!("{}…: unknown field", "y".repeat(QUOTE_CHARS))
+        );
         let field = format!("unknown field `{long}`, expected `title`");
         assert_eq!(
             clip_quoted(&field),
