@@ -3,6 +3,13 @@
 //! A cursor is base64url (no padding) of: a format version byte, the list kind, eight bytes of a
 //! hash of the list's parameters, the read model's raw position, and a four-byte keyed checksum.
 //! Clients cannot usefully build or edit one, and a cursor handed to another list is refused.
+//!
+//! The checksum is keyed with a secret made on the server's first start and kept in its data
+//! directory ([`use_key`]), so a client cannot forge a cursor that passes it. Cursors made before
+//! the key existed (keyed with a fixed context) are refused as altered: a client starts the list
+//! again.
+
+use std::sync::OnceLock;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -16,6 +23,15 @@ const HEADER_LEN: usize = 2 + PARAMS_LEN;
 /// Positions are small keys; anything longer is not one of ours.
 const MAX_POSITION: usize = 512;
 const CHECKSUM_CONTEXT: &str = "catalog api cursor checksum v1";
+
+/// The server's cursor key, set once when the router is built.
+static KEY: OnceLock<[u8; 32]> = OnceLock::new();
+
+/// Keys every cursor checksum with `key` from now on. The first key given stays: one process
+/// serves one data directory.
+pub fn use_key(key: [u8; 32]) {
+    let _ = KEY.set(key);
+}
 
 /// Which paged list a cursor belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,7 +111,9 @@ impl ListKey {
 
     /// Reads a cursor back into the raw position, refusing one made for a different list.
     pub fn decode(&self, cursor: &str) -> Result<Vec<u8>, ApiError> {
-        let bad = |why: &str| ApiError::BadRequest(format!("cursor {cursor:?} {why}"));
+        let bad = |why: &str| {
+            ApiError::BadRequest(format!("cursor {} {why}", catalog_schemas::quote(cursor)))
+        };
         if cursor.len() > 4 * (HEADER_LEN + MAX_POSITION + CHECK_LEN) / 3 + 4 {
             return Err(bad("is too long"));
         }
@@ -127,7 +145,8 @@ impl ListKey {
     pub fn decode_number(&self, cursor: &str) -> Result<u64, ApiError> {
         let bytes: [u8; 8] = self.decode(cursor)?.try_into().map_err(|_| {
             ApiError::BadRequest(format!(
-                "cursor {cursor:?} is not {}",
+                "cursor {} is not {}",
+                catalog_schemas::quote(cursor),
                 self.kind.cursor_name()
             ))
         })?;
@@ -136,7 +155,11 @@ impl ListKey {
 }
 
 fn checksum(bytes: &[u8]) -> [u8; CHECK_LEN] {
-    let mut hasher = blake3::Hasher::new_derive_key(CHECKSUM_CONTEXT);
+    let mut hasher = match KEY.get() {
+        Some(key) => blake3::Hasher::new_keyed(key),
+        // Without a data directory's key (in-process tests, the fuzz targets): a fixed one.
+        None => blake3::Hasher::new_derive_key(CHECKSUM_CONTEXT),
+    };
     hasher.update(bytes);
     let mut out = [0; CHECK_LEN];
     out.copy_from_slice(&hasher.finalize().as_bytes()[..CHECK_LEN]);

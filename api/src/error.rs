@@ -33,6 +33,15 @@ pub enum ApiError {
     Invalid { message: String, detail: Value },
     #[error("too many requests: wait {retry_after_secs} s or send a token")]
     RateLimited { retry_after_secs: u64 },
+    /// A `429` of a narrower budget than the request rate (sign-ins, the server's capacity).
+    #[error("{message}")]
+    Throttled {
+        message: String,
+        retry_after_secs: u64,
+    },
+    /// The request ran past the router's time limit and was stopped.
+    #[error("the request took longer than {secs} s and was stopped; try again, or ask for less")]
+    TimedOut { secs: u64 },
     #[error("internal: {0}")]
     Internal(String),
     #[error(transparent)]
@@ -139,9 +148,15 @@ impl ApiError {
                 detail: Some(detail.clone()),
                 ..Mapped::user(StatusCode::UNPROCESSABLE_ENTITY, "invalid", msg)
             },
-            E::RateLimited { .. } => {
+            E::RateLimited { .. } | E::Throttled { .. } => {
                 Mapped::user(StatusCode::TOO_MANY_REQUESTS, "rate-limited", msg)
             }
+            // The spec's table has no code for a time limit: `500 internal`, with a message that
+            // says what happened instead of the generic one.
+            E::TimedOut { .. } => Mapped {
+                message: Some(msg),
+                ..Mapped::internal()
+            },
             E::Internal(_) => Mapped::internal(),
             // Schema errors reach the API only from parsing what the client sent.
             E::Schema(_) => Mapped::user(StatusCode::BAD_REQUEST, "bad-request", msg),
@@ -167,6 +182,7 @@ impl IntoResponse for ApiError {
         }
         let message = mapped
             .message
+            .map(|m| bounded_message(&m))
             .unwrap_or_else(|| "internal error".to_owned());
         let body = ErrorBody {
             error: mapped.body_error,
@@ -184,6 +200,9 @@ impl IntoResponse for ApiError {
         );
         match self {
             ApiError::RateLimited { retry_after_secs }
+            | ApiError::Throttled {
+                retry_after_secs, ..
+            }
             | ApiError::Workflow(catalog_workflow::Error::Quota {
                 retry_after_secs, ..
             }) => {
@@ -192,6 +211,18 @@ impl IntoResponse for ApiError {
             _ => {}
         }
         res
+    }
+}
+
+/// The longest message an error answer carries. Messages quote a client's input through
+/// [`catalog_schemas::quote`] (at most [`catalog_schemas::QUOTE_CHARS`] characters each); this
+/// is the net under messages that quote through another path, such as a JSON parser's.
+pub const MAX_MESSAGE_CHARS: usize = 400;
+
+fn bounded_message(message: &str) -> String {
+    match message.char_indices().nth(MAX_MESSAGE_CHARS) {
+        Some((at, _)) => format!("{}…", &message[..at]),
+        None => message.to_owned(),
     }
 }
 

@@ -28,7 +28,10 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
                 let inner = std::error::Error::source(&e)
                     .map(ToString::to_string)
                     .unwrap_or_else(|| e.body_text());
-                ApiError::BadRequest(format!("query string cannot be read: {inner}"))
+                ApiError::BadRequest(format!(
+                    "query string cannot be read: {}",
+                    catalog_schemas::clip_quoted(&inner)
+                ))
             })
     }
 }
@@ -87,7 +90,12 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for OptionalJson<T> {
         }
         serde_json::from_slice::<Option<T>>(&bytes)
             .map(OptionalJson)
-            .map_err(|e| ApiError::BadRequest(format!("request body does not fit: {e}")))
+            .map_err(|e| {
+                ApiError::BadRequest(format!(
+                    "request body does not fit: {}",
+                    catalog_schemas::clip_quoted(&e.to_string())
+                ))
+            })
     }
 }
 
@@ -103,11 +111,15 @@ fn json_rejection(e: JsonRejection) -> ApiError {
         }
         JsonRejection::JsonDataError(e) => ApiError::BadRequest(format!(
             "request body does not fit: {}",
-            std::error::Error::source(&e).map_or_else(|| e.body_text(), |s| s.to_string())
+            catalog_schemas::clip_quoted(
+                &std::error::Error::source(&e).map_or_else(|| e.body_text(), |s| s.to_string())
+            )
         )),
         JsonRejection::JsonSyntaxError(e) => ApiError::BadRequest(format!(
             "request body is not json: {}",
-            std::error::Error::source(&e).map_or_else(|| e.body_text(), |s| s.to_string())
+            catalog_schemas::clip_quoted(
+                &std::error::Error::source(&e).map_or_else(|| e.body_text(), |s| s.to_string())
+            )
         )),
         other => ApiError::BadRequest(format!(
             "request body cannot be read: {}",
@@ -126,7 +138,12 @@ impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for Path<T>
         axum::extract::Path::<T>::from_request_parts(parts, state)
             .await
             .map(|p| Path(p.0))
-            .map_err(|e| ApiError::BadRequest(format!("path cannot be read: {}", e.body_text())))
+            .map_err(|e| {
+                ApiError::BadRequest(format!(
+                    "path cannot be read: {}",
+                    catalog_schemas::clip_quoted(&e.body_text())
+                ))
+            })
     }
 }
 
@@ -150,8 +167,9 @@ impl LimitRange {
         match raw.parse::<usize>() {
             Ok(n) if (1..=self.max).contains(&n) => Ok(n),
             _ => Err(ApiError::BadRequest(format!(
-                "limit {raw:?} is not a whole number from 1 to {}",
-                self.max
+                "limit {raw} is not a whole number from 1 to {}",
+                self.max,
+                raw = catalog_schemas::quote(&raw)
             ))),
         }
     }
@@ -174,8 +192,12 @@ pub fn handle(name: &str, raw: &str) -> Result<Handle, ApiError> {
 /// Parses an optional item type.
 pub fn item_type(raw: Option<&str>) -> Result<Option<ItemType>, ApiError> {
     raw.map(|t| {
-        t.parse::<ItemType>()
-            .map_err(|_| ApiError::BadRequest(format!("type {t:?} is not a kind of item")))
+        t.parse::<ItemType>().map_err(|_| {
+            ApiError::BadRequest(format!(
+                "type {t} is not a kind of item",
+                t = catalog_schemas::quote(&t)
+            ))
+        })
     })
     .transpose()
 }
@@ -195,7 +217,8 @@ pub fn number(name: &str, raw: &str, min: u64) -> Result<u64, ApiError> {
     match raw.parse::<u64>() {
         Ok(n) if n >= min => Ok(n),
         _ => Err(ApiError::BadRequest(format!(
-            "{name} {raw:?} is not a whole number of at least {min}"
+            "{name} {raw} is not a whole number of at least {min}",
+            raw = catalog_schemas::quote(&raw)
         ))),
     }
 }
@@ -209,7 +232,8 @@ pub fn field_name(raw: &str) -> Result<&str, ApiError> {
         Ok(raw)
     } else {
         Err(ApiError::BadRequest(format!(
-            "field {raw:?} must be a lowercase letter followed by letters"
+            "field {raw} must be a lowercase letter followed by letters",
+            raw = catalog_schemas::quote(&raw)
         )))
     }
 }

@@ -14,9 +14,11 @@
 //!   for the lower crates' errors.
 //! - `extract` — strict query, JSON and path extractors; limits, ids, field names.
 //! - `cursor` — opaque, checked paging cursors.
-//! - `ratelimit` — per-address and per-token request budgets.
+//! - `ratelimit` — per-address and per-account request budgets; `login_limits` — the sign-in
+//!   budgets and the password-hashing slots.
 //! - `http` — answers and cache classes, the ETag/304 layer, identity (auth + rate limit)
-//!   with the `Reader`/`Writer`/`SiteSession` extractors, the access log.
+//!   with the `Reader`/`Writer`/`SiteSession` extractors, the client's address, the limits on
+//!   every request (`guards`), the access log.
 //! - `openapi` — the document's frame (title, version, security schemes) and answer shapes;
 //!   `openapi_answers`, `openapi_issues` and `openapi_conversation` mirror the lower crates' records.
 //! - `routes` — one module per area, each with `router()`: `about`, `entities`, `history`,
@@ -29,6 +31,7 @@ mod error;
 mod error_table;
 mod extract;
 mod http;
+mod login_limits;
 mod openapi;
 mod openapi_answers;
 mod openapi_conversation;
@@ -46,12 +49,18 @@ use axum::response::IntoResponse;
 use tower_http::cors::{Any, CorsLayer};
 
 pub use error::{ApiError, ErrorBody};
+pub use http::guards::{IN_FLIGHT_WAIT, MAX_IN_FLIGHT, REQUEST_TIMEOUT};
 pub use http::identity::SESSION_COOKIE;
-pub use state::{AppState, Settings};
+pub use login_limits::{HASHING_WAIT, LOGIN_ADDRESS_FACTOR, LOGIN_PER_HANDLE_PER_MINUTE};
+pub use state::{AppState, CursorKey, Settings};
 
 /// The whole HTTP application over `state`.
 pub fn router(state: AppState) -> Router {
+    if let Some(key) = state.settings.cursor_key {
+        cursor::use_key(key.0);
+    }
     spawn_bucket_sweeper(&state);
+    spawn_session_sweeper(&state);
     let (routes, _doc) = routes::all().split_for_parts();
     routes
         .fallback(not_found)
@@ -62,8 +71,13 @@ pub fn router(state: AppState) -> Router {
             http::identity::identify,
         ))
         .layer(axum::middleware::from_fn(http::conditional::conditional))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            http::guards::bounded,
+        ))
         .layer(cors())
         .layer(axum::middleware::from_fn(http::access_log::access_log))
+        .layer(axum::middleware::from_fn(http::guards::nosniff))
         .with_state(state)
 }
 
@@ -109,20 +123,59 @@ fn spawn_bucket_sweeper(state: &AppState) {
         return;
     };
     let limits = std::sync::Arc::downgrade(&state.rate_limits);
+    let logins = std::sync::Arc::downgrade(&state.login_limits);
     runtime.spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_secs(60));
         loop {
             tick.tick().await;
-            match limits.upgrade() {
-                Some(l) => l.forget_idle(),
-                None => break,
+            match (limits.upgrade(), logins.upgrade()) {
+                (Some(l), Some(g)) => {
+                    l.forget_idle();
+                    g.forget_idle();
+                }
+                _ => break,
+            }
+        }
+    });
+}
+
+/// How often expired sessions are swept (the first sweep runs at start).
+pub const SESSION_SWEEP_EVERY: Duration = Duration::from_secs(600);
+
+/// Removes expired sessions at start and then every [`SESSION_SWEEP_EVERY`], a bounded batch at a
+/// time, yielding between batches so the sweep never holds a blocking thread for long.
+fn spawn_session_sweeper(state: &AppState) {
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        return;
+    };
+    let wf = state.workflow.clone();
+    runtime.spawn(async move {
+        let mut tick = tokio::time::interval(SESSION_SWEEP_EVERY);
+        loop {
+            tick.tick().await;
+            loop {
+                let w = wf.clone();
+                match tokio::task::spawn_blocking(move || w.sweep_sessions()).await {
+                    Ok(Ok(n)) if n == catalog_workflow::SESSION_SWEEP_BATCH => {
+                        tokio::task::yield_now().await;
+                    }
+                    Ok(Ok(_)) => break,
+                    Ok(Err(e)) => {
+                        tracing::error!(error = %e, "session sweep failed");
+                        break;
+                    }
+                    Err(e) => {
+                        tracing::error!(error = %e, "session sweep task failed");
+                        break;
+                    }
+                }
             }
         }
     });
 }
 
 async fn not_found(uri: axum::http::Uri) -> impl IntoResponse {
-    ApiError::NotFound(format!("no route {}", uri.path()))
+    ApiError::NotFound(format!("no route {}", catalog_schemas::clip(uri.path())))
 }
 
 async fn method_not_allowed(method: Method) -> impl IntoResponse {

@@ -1,7 +1,8 @@
-//! Request budgets: one bucket per client address for anonymous calls, one per token (keyed by a
-//! hash of the token, so the secret itself is never kept in memory here).
+//! Request budgets: one bucket per client address for anonymous calls (an IPv6 address counts by
+//! its /64, the block one subscriber usually holds), one per account for signed-in calls (so two
+//! tokens of one person share one bucket).
 
-use std::net::IpAddr;
+use std::net::{IpAddr, Ipv6Addr};
 use std::num::NonZeroU32;
 use std::time::Duration;
 
@@ -13,16 +14,32 @@ use governor::{Quota, RateLimiter};
 /// Who a request is counted against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Client {
-    /// An anonymous caller, by its address.
+    /// An anonymous caller, by its address grouped with [`Client::addr`].
     Addr(IpAddr),
-    /// A signed-in caller, by the blake3 hash of its bearer token or session secret.
-    Credential([u8; 32]),
+    /// A signed-in caller, by account: every token and session of one person.
+    Account(u64),
 }
 
 impl Client {
-    /// The bucket key of a secret credential; only its hash is kept.
-    pub fn credential(secret: &str) -> Client {
-        Client::Credential(*blake3::hash(secret.as_bytes()).as_bytes())
+    /// The bucket of an address: IPv4 as it is, IPv6 by its /64 (an IPv4-mapped IPv6 address
+    /// counts as the IPv4 address it carries).
+    pub fn addr(addr: IpAddr) -> Client {
+        Client::Addr(group(addr))
+    }
+}
+
+/// The address a bucket is kept for: a whole IPv6 /64 is one client, since one subscriber
+/// usually holds all of it and could otherwise take a fresh bucket per request.
+pub fn group(addr: IpAddr) -> IpAddr {
+    match addr {
+        IpAddr::V4(_) => addr,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let s = v6.segments();
+                IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+            }
+        },
     }
 }
 
@@ -44,7 +61,7 @@ pub struct Exhausted {
 
 type Keyed<C> = RateLimiter<Client, DefaultKeyedStateStore<Client>, C, StateInformationMiddleware>;
 
-/// Both buckets; anonymous callers get `per_minute`, credentials twice that.
+/// Both buckets; anonymous callers get `per_minute`, signed-in callers twice that.
 pub struct RateLimits<C: Clock = DefaultClock> {
     anonymous: Keyed<C>,
     signed_in: Keyed<C>,
@@ -73,16 +90,23 @@ impl<C: Clock + Clone> RateLimits<C> {
         }
     }
 
-    /// The anonymous figure, announced in `RateLimit-Policy`.
-    pub fn policy(&self) -> String {
-        format!("{};w=60", self.per_minute)
+    /// The `RateLimit-Policy` of `client`'s own bucket: `600;w=60` for an address,
+    /// `1200;w=60` for an account at the default figure.
+    pub fn policy(&self, client: &Client) -> String {
+        let limit = match client {
+            Client::Addr(_) => self.per_minute,
+            Client::Account(_) => self
+                .per_minute
+                .saturating_mul(NonZeroU32::MIN.saturating_add(1)),
+        };
+        format!("{limit};w=60")
     }
 
     /// Counts one request against `client`'s bucket.
     pub fn check(&self, client: &Client) -> Result<Budget, Exhausted> {
         let limiter = match client {
             Client::Addr(_) => &self.anonymous,
-            Client::Credential(_) => &self.signed_in,
+            Client::Account(_) => &self.signed_in,
         };
         match limiter.check_key(client) {
             Ok(snapshot) => {
@@ -152,11 +176,26 @@ mod tests {
         assert!(limits.check(&a).is_ok());
         assert!(limits.check(&a).is_err());
         assert!(limits.check(&b).is_ok());
-        let token = Client::credential("catp_secret");
-        assert_eq!(limits.check(&token).map(|b| b.limit), Ok(2));
-        assert!(limits.check(&token).is_ok());
-        assert!(limits.check(&token).is_err());
-        assert_eq!(limits.policy(), "1;w=60");
+        let account = Client::Account(7);
+        assert_eq!(limits.check(&account).map(|b| b.limit), Ok(2));
+        assert!(limits.check(&account).is_ok());
+        assert!(limits.check(&account).is_err());
+        assert_eq!(limits.policy(&a), "1;w=60");
+        assert_eq!(limits.policy(&account), "2;w=60");
+    }
+
+    #[test]
+    fn ipv6_counts_by_its_64_and_mapped_ipv4_as_ipv4() {
+        let one: IpAddr = "2001:db8:1:2:aaaa::1".parse().expect("v6");
+        let same_64: IpAddr = "2001:db8:1:2:ffff::9".parse().expect("v6");
+        let next_64: IpAddr = "2001:db8:1:3::1".parse().expect("v6");
+        assert_eq!(Client::addr(one), Client::addr(same_64));
+        assert_ne!(Client::addr(one), Client::addr(next_64));
+        let mapped: IpAddr = "::ffff:10.0.0.1".parse().expect("mapped");
+        assert_eq!(
+            Client::addr(mapped),
+            Client::Addr(IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1)))
+        );
     }
 
     #[test]

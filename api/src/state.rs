@@ -2,8 +2,11 @@
 //! the search index,
 //! plus the request budgets. All cheap to clone.
 
+use std::fmt;
+use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::http::StatusCode;
 use catalog_log_core::Log;
@@ -14,19 +17,47 @@ use serde::Serialize;
 
 use crate::error::ApiError;
 use crate::http::answer::Answer;
+use crate::http::guards::{MAX_IN_FLIGHT, REQUEST_TIMEOUT};
+use crate::login_limits::{LOGIN_PER_HANDLE_PER_MINUTE, LoginLimits};
 use crate::ratelimit::RateLimits;
 
 /// Settings the operator chooses at `catalog serve`.
 #[derive(Clone, Copy, Debug)]
 pub struct Settings {
-    /// Anonymous requests a minute per address; tokens get twice this.
+    /// Anonymous requests a minute per address; signed-in callers get twice this per account.
     pub rate_limit_per_minute: NonZeroU32,
+    /// Sign-in attempts a minute per handle; an address gets twice this.
+    pub login_per_minute: NonZeroU32,
+    /// The one proxy whose `Forwarded` / `X-Forwarded-For` headers name the client.
+    pub trusted_proxy: Option<IpAddr>,
+    /// The time limit of one request.
+    pub request_timeout: Duration,
+    /// Requests in progress at once.
+    pub max_in_flight: usize,
+    /// The secret that keys cursor checksums; without one a fixed key is used (tests).
+    pub cursor_key: Option<CursorKey>,
+}
+
+/// 32 secret bytes, made on the first start and kept in the data directory. Never printed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct CursorKey(pub [u8; 32]);
+
+impl fmt::Debug for CursorKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("CursorKey(…)")
+    }
 }
 
 impl Default for Settings {
     fn default() -> Self {
         Settings {
             rate_limit_per_minute: NonZeroU32::new(600).unwrap_or(NonZeroU32::MIN),
+            login_per_minute: NonZeroU32::new(LOGIN_PER_HANDLE_PER_MINUTE)
+                .unwrap_or(NonZeroU32::MIN),
+            trusted_proxy: None,
+            request_timeout: REQUEST_TIMEOUT,
+            max_in_flight: MAX_IN_FLIGHT,
+            cursor_key: None,
         }
     }
 }
@@ -41,6 +72,10 @@ pub struct AppState {
     /// The search index and the thread keeping it level with the log.
     pub search: SearchProjection,
     pub rate_limits: Arc<RateLimits>,
+    pub login_limits: Arc<LoginLimits>,
+    /// Places for requests in progress (`Settings::max_in_flight`).
+    pub in_flight: Arc<tokio::sync::Semaphore>,
+    pub settings: Settings,
 }
 
 impl AppState {
@@ -59,6 +94,9 @@ impl AppState {
             workflow,
             search,
             rate_limits: Arc::new(RateLimits::new(settings.rate_limit_per_minute)),
+            login_limits: Arc::new(LoginLimits::new(settings.login_per_minute)),
+            in_flight: Arc::new(tokio::sync::Semaphore::new(settings.max_in_flight.max(1))),
+            settings,
         }
     }
 }
@@ -96,4 +134,37 @@ impl AppState {
     {
         Answer::written(&self.workflow_call(call).await?, status)
     }
+
+    /// Runs a write that may merge a suggestion and answers the suggestion with `status`. When
+    /// the merge stopped waiting for the read models before they showed its commit, the answer
+    /// still says `merged`, with a `note` that reads will show it shortly: the commit is in the
+    /// log, so a `500` would invite a second, wrong attempt.
+    pub(crate) async fn workflow_merge<F>(
+        &self,
+        status: StatusCode,
+        call: F,
+    ) -> Result<Answer, ApiError>
+    where
+        F: FnOnce(&Workflow) -> catalog_workflow::Result<catalog_workflow::Suggestion>
+            + Send
+            + 'static,
+    {
+        let suggestion = self.workflow_call(call).await?;
+        if !suggestion.not_yet_visible {
+            return Answer::written(&suggestion, status);
+        }
+        let mut value = serde_json::to_value(&suggestion)
+            .map_err(|e| ApiError::Internal(format!("answer cannot be serialised: {e}")))?;
+        if let Some(object) = value.as_object_mut() {
+            object.insert(
+                "note".into(),
+                serde_json::Value::String(MERGED_NOT_YET_VISIBLE.into()),
+            );
+        }
+        Answer::written(&value, status)
+    }
 }
+
+/// The note on a merge answered before the read models showed it.
+pub const MERGED_NOT_YET_VISIBLE: &str = "merged: the commit is in the log, but reads did not \
+     show it yet when this answer was sent; they will within moments";

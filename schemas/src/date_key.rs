@@ -192,7 +192,13 @@ impl DateKey {
         let month = match parts.next() {
             None => None,
             Some(m) => Some(Month::from_code(m).ok_or_else(|| {
-                SchemaError::date_key(s, format!("{m:?} is not a month: use 01..12, 06A or 06B"))
+                SchemaError::date_key(
+                    s,
+                    format!(
+                        "{m} is not a month: use 01..12, 06A or 06B",
+                        m = crate::quote(&m)
+                    ),
+                )
             })?),
         };
         let day = match parts.next() {
@@ -256,7 +262,13 @@ impl DateKey {
             .split_once('-')
             .ok_or_else(|| SchemaError::date_key(s, "a day of the year is month-day"))?;
         let month = Month::from_code(m).ok_or_else(|| {
-            SchemaError::date_key(s, format!("{m:?} is not a month: use 01..12, 06A or 06B"))
+            SchemaError::date_key(
+                s,
+                format!(
+                    "{m} is not a month: use 01..12, 06A or 06B",
+                    m = crate::quote(&m)
+                ),
+            )
         })?;
         let day = parse_day(s, d)?;
         let longest = match month {
@@ -365,22 +377,30 @@ fn parse_year(input: &str, text: &str) -> Result<u16, SchemaError> {
     if text.len() != 4 || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(SchemaError::date_key(
             input,
-            format!("year {text:?} is not four digits"),
+            format!("year {text} is not four digits", text = crate::quote(&text)),
         ));
     }
-    text.parse()
-        .map_err(|_| SchemaError::date_key(input, format!("year {text:?} is not a number")))
+    text.parse().map_err(|_| {
+        SchemaError::date_key(
+            input,
+            format!("year {text} is not a number", text = crate::quote(&text)),
+        )
+    })
 }
 
 fn parse_day(input: &str, text: &str) -> Result<u8, SchemaError> {
     if text.len() != 2 || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(SchemaError::date_key(
             input,
-            format!("day {text:?} is not two digits"),
+            format!("day {text} is not two digits", text = crate::quote(&text)),
         ));
     }
-    text.parse()
-        .map_err(|_| SchemaError::date_key(input, format!("day {text:?} is not a number")))
+    text.parse().map_err(|_| {
+        SchemaError::date_key(
+            input,
+            format!("day {text} is not a number", text = crate::quote(&text)),
+        )
+    })
 }
 
 impl Ord for DateKey {

@@ -7,16 +7,16 @@
 /// which is a bug in this crate rather than in anyone's input.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SchemaError {
-    #[error("id {input:?}: {reason}")]
+    #[error("id {}: {reason}", crate::quote(input))]
     Id { input: String, reason: String },
-    #[error("unknown item type {0:?}")]
+    #[error("unknown item type {}", crate::quote(.0))]
     UnknownType(String),
-    #[error("date key {input}: {reason}")]
+    #[error("date key {}: {reason}", crate::clip(input))]
     DateKey { input: String, reason: String },
     /// Text that [`crate::dates::read`] could not read as a date; `reason` names the part.
-    #[error("cannot read {input:?} as a date: {reason}")]
+    #[error("cannot read {} as a date: {reason}", crate::quote(input))]
     DateText { input: String, reason: String },
-    #[error("order key {input:?}: {reason}")]
+    #[error("order key {}: {reason}", crate::quote(input))]
     OrderKey { input: String, reason: String },
     #[error("name: {0}")]
     Name(String),

@@ -20,6 +20,8 @@
 //! - `types`: each type's JSON Schema, validation against it, and the date keys an item holds.
 //! - `refs`: reference fields per type, and the ids an item points at.
 //! - `paths`: readable paths derived from an item's data.
+//! - `quote`: [`quote`] and [`clip`], how every error message quotes a client's input (at most
+//!   [`QUOTE_CHARS`] characters).
 //! - `error`: [`SchemaError`].
 
 pub mod body;
@@ -31,6 +33,7 @@ pub mod name;
 pub mod name_key;
 pub mod order_key;
 pub mod paths;
+pub mod quote;
 pub mod refs;
 pub mod types;
 
@@ -45,3 +48,4 @@ pub use id::Id;
 pub use item_type::ItemType;
 pub use name::Name;
 pub use order_key::OrderKey;
+pub use quote::{QUOTE_CHARS, clip, clip_quoted, quote};

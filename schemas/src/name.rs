@@ -33,7 +33,10 @@ impl Name {
     pub fn new(he: impl Into<String>, en: Option<String>) -> Result<Name, SchemaError> {
         let he = he.into();
         if he.trim().is_empty() {
-            return Err(SchemaError::Name(format!("he {he:?} is blank")));
+            return Err(SchemaError::Name(format!(
+                "he {he} is blank",
+                he = crate::quote(&he)
+            )));
         }
         Ok(Name { he, en })
     }

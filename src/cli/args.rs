@@ -1,6 +1,7 @@
 //! The command line, as decisions §4 lays it out.
 
-use std::num::NonZeroU32;
+use std::net::IpAddr;
+use std::num::{NonZeroU32, NonZeroU64, NonZeroUsize};
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
@@ -47,9 +48,28 @@ pub struct ServeArgs {
     /// Load the small sample catalog when the store is empty.
     #[arg(long)]
     pub demo: bool,
-    /// Anonymous requests a minute per address; tokens get twice as many.
+    /// Anonymous requests a minute per address (an IPv6 /64 counts as one address); signed-in
+    /// callers get twice as many per account.
     #[arg(long, default_value = "600")]
     pub rate_limit_per_minute: NonZeroU32,
+    /// Sign-in attempts a minute per handle; an address gets twice as many.
+    #[arg(long, default_value = "5")]
+    pub login_attempts_per_minute: NonZeroU32,
+    /// The address of the one reverse proxy in front of the server: only requests from it have
+    /// their client address read from `Forwarded` / `X-Forwarded-For`. Without it those
+    /// headers are ignored.
+    #[arg(long, value_name = "ADDR")]
+    pub trusted_proxy: Option<IpAddr>,
+    /// The time limit of one request, in seconds.
+    #[arg(long, default_value = "30")]
+    pub request_timeout_secs: NonZeroU64,
+    /// Requests in progress at once; more wait half a second, then get 429.
+    #[arg(long, default_value = "512")]
+    pub max_concurrent_requests: NonZeroUsize,
+    /// How long a merge waits for the read models to show its commit, in milliseconds; past it
+    /// the merge still answers that it merged, with a note. 0 never waits.
+    #[arg(long, default_value = "30000")]
+    pub merge_wait_ms: u64,
 }
 
 #[derive(Subcommand, Debug)]
@@ -149,5 +169,21 @@ mod tests {
         };
         assert!(s.demo);
         assert_eq!(s.rate_limit_per_minute.get(), 600);
+        assert_eq!(s.login_attempts_per_minute.get(), 5);
+        assert_eq!(s.trusted_proxy, None);
+        assert_eq!(s.request_timeout_secs.get(), 30);
+        assert_eq!(s.max_concurrent_requests.get(), 512);
+        assert_eq!(s.merge_wait_ms, 30_000);
+    }
+
+    #[test]
+    fn trusted_proxy_must_be_an_address() {
+        assert!(Cli::try_parse_from(["catalog", "serve", "--trusted-proxy", "proxy.lan"]).is_err());
+        let cli =
+            Cli::try_parse_from(["catalog", "serve", "--trusted-proxy", "::1"]).expect("parses");
+        let Command::Serve(s) = cli.command else {
+            panic!("serve expected")
+        };
+        assert_eq!(s.trusted_proxy, Some("::1".parse().expect("ip")));
     }
 }

@@ -5,8 +5,10 @@ use std::io::Write as _;
 use std::net::SocketAddr;
 use std::path::Path;
 
+use std::time::Duration;
+
 use anyhow::Context as _;
-use catalog_api::{AppState, Settings};
+use catalog_api::{AppState, CursorKey, Settings};
 use catalog_log_core::Seq;
 
 use super::args::ServeArgs;
@@ -24,21 +26,72 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
             tracing::info!("store already has commits; --demo leaves it as it is");
         }
     }
+    services
+        .workflow
+        .set_merge_wait(Duration::from_millis(a.merge_wait_ms));
+    let settings = Settings {
+        rate_limit_per_minute: a.rate_limit_per_minute,
+        login_per_minute: a.login_attempts_per_minute,
+        trusted_proxy: a.trusted_proxy,
+        request_timeout: Duration::from_secs(a.request_timeout_secs.get()),
+        max_in_flight: a.max_concurrent_requests.get(),
+        cursor_key: Some(cursor_key(data)?),
+    };
     let state = AppState::new(
         services.log,
         services.read_models,
         services.projector,
         services.workflow,
         services.search,
-        Settings {
-            rate_limit_per_minute: a.rate_limit_per_minute,
-        },
+        settings,
     );
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
     runtime.block_on(run(state, &a.addr))
+}
+
+/// The file in the data directory that keeps the cursor key.
+const CURSOR_KEY_FILE: &str = "cursor.key";
+
+/// The key of cursor checksums: read from the data directory, or made from the system's random
+/// source on the first start (readable by the owner only).
+fn cursor_key(data: &Path) -> anyhow::Result<CursorKey> {
+    use std::io::Read as _;
+    use std::os::unix::fs::OpenOptionsExt as _;
+
+    let path = data.join(CURSOR_KEY_FILE);
+    match std::fs::read(&path) {
+        Ok(bytes) => {
+            let key: [u8; 32] = bytes.as_slice().try_into().map_err(|_| {
+                anyhow::anyhow!(
+                    "{} is not 32 bytes: delete it to make a new key (open cursors stop working)",
+                    path.display()
+                )
+            })?;
+            return Ok(CursorKey(key));
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    }
+    let mut key = [0u8; 32];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut key))
+        .context("cannot read the system's random source")?;
+    let tmp = data.join(format!("{CURSOR_KEY_FILE}.tmp"));
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(&tmp)
+        .with_context(|| format!("cannot write {}", tmp.display()))?;
+    file.write_all(&key)?;
+    file.sync_all()?;
+    std::fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))?;
+    tracing::info!(path = %path.display(), "cursor key made");
+    Ok(CursorKey(key))
 }
 
 async fn run(state: AppState, addr: &str) -> anyhow::Result<()> {

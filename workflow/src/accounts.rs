@@ -67,8 +67,8 @@ impl Workflow {
         let name = new.name.trim();
         if name.is_empty() || name.chars().count() > 100 {
             return Err(Error::BadRequest(format!(
-                "account name {:?}: give 1-100 characters",
-                new.name
+                "account name {}: give 1-100 characters",
+                catalog_schemas::quote(&new.name)
             )));
         }
         let password = match &new.password {

@@ -217,7 +217,10 @@ fn references(wf: &Workflow, overlay: &Overlay<'_>) -> Result<Check> {
                 fails.push(Problem::new(
                     item.id,
                     at,
-                    format!("{text:?} is not an id (cat- and 8 letters or digits)"),
+                    format!(
+                        "{text} is not an id (cat- and 8 letters or digits)",
+                        text = catalog_schemas::quote(&text)
+                    ),
                 ));
             }
         }

@@ -27,7 +27,8 @@ impl Handle {
             Ok(Handle(lowered))
         } else {
             Err(Error::BadRequest(format!(
-                "handle {text:?}: use 2-39 lowercase letters, digits, '_' or '-', starting with a letter or digit"
+                "handle {text}: use 2-39 lowercase letters, digits, '_' or '-', starting with a letter or digit",
+                text = catalog_schemas::quote(&text)
             )))
         }
     }

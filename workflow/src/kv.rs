@@ -18,6 +18,11 @@ pub const TOKEN_HASH: &str = "wf_token_hash";
 pub const TOKEN_USED: &str = "wf_token_used";
 pub const ACCOUNT_TOKENS: &str = "wf_account_tokens";
 pub const SESSIONS: &str = "wf_sessions";
+/// Account id ++ created-at millis ++ session hash → nothing: an account's sessions, oldest first
+/// (the cap ends the oldest).
+pub const ACCOUNT_SESSIONS: &str = "wf_account_sessions";
+/// Expiry millis ++ session hash → nothing: the sweep seeks to the sessions that have expired.
+pub const SESSION_EXPIRY: &str = "wf_session_expiry";
 pub const SUGGESTIONS: &str = "wf_suggestions";
 pub const SUGGESTION_ITEMS: &str = "wf_suggestion_items";
 pub const THREADS: &str = "wf_threads";
@@ -52,6 +57,8 @@ pub const ALL: &[&str] = &[
     TOKEN_USED,
     ACCOUNT_TOKENS,
     SESSIONS,
+    ACCOUNT_SESSIONS,
+    SESSION_EXPIRY,
     SUGGESTIONS,
     SUGGESTION_ITEMS,
     THREADS,
@@ -144,6 +151,16 @@ impl Kv {
                 break;
             }
             out.push((key.to_vec(), value.to_vec()));
+        }
+        Ok(out)
+    }
+
+    /// At most `limit` raw keys, in key order, from the first key of the family.
+    pub fn first_keys(&self, cf: &'static str, limit: usize) -> Result<Vec<Vec<u8>>> {
+        let handle = self.cf(cf)?;
+        let mut out = Vec::new();
+        for entry in self.db.iterator_cf(handle, IteratorMode::Start).take(limit) {
+            out.push(entry?.0.to_vec());
         }
         Ok(out)
     }

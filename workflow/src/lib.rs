@@ -125,14 +125,15 @@ pub use principal::{Principal, Scope, Scopes, Via};
 pub use quotas::{MAX_COMMENTS_A_DAY, MAX_ISSUES_A_DAY, MAX_OPEN_DRAFTS};
 pub use resolutions::{Resolution, Resolutions, Side};
 pub use revert::Reverted;
-pub use service::Workflow;
+pub use service::{MERGE_WAIT, SUGGESTION_LOCK_WAIT, Workflow};
+pub use sessions::{SESSION_SWEEP_BATCH, SESSIONS_PER_ACCOUNT};
 pub use subject::Subject;
 pub use suggestions::{
     Created, ItemView, Kind, PostReview, PutItem, QuickFix, Status, SuggestedItem, Suggestion,
     SuggestionId, SuggestionView, ThreadNumber,
 };
 pub use threads::{Thread, ThreadKind, ThreadRef, ThreadState};
-pub use tokens::{NewToken, TOKEN_PREFIX, TokenId, TokenInfo};
+pub use tokens::{NewToken, TOKEN_PREFIX, TOKENS_PER_ACCOUNT, TokenId, TokenInfo};
 pub use words::{WordsChange, WordsOp};
 
 /// The column families workflow keeps its state in; pass them to `Store::open`.

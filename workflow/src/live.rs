@@ -62,7 +62,7 @@ impl Workflow {
     /// or stewards; not its own author unless a steward.
     pub fn post_review(&self, principal: &Principal, id: SuggestionId) -> Result<Suggestion> {
         principal.require_write()?;
-        let _lock = self.suggestion_lock(id.0);
+        let _lock = self.suggestion_lock(id.0)?;
         let mut suggestion = self.require_visible(Some(principal), id)?;
         let items = self.suggestion_items(id)?;
         check_may_post_review(principal, &suggestion, &Overlay::new(self, &items))?;
@@ -105,8 +105,12 @@ impl Workflow {
         })
     }
 
-    fn set_post_review(&self, id: SuggestionId, to: Option<PostReview>) -> Result<Suggestion> {
-        let _lock = self.suggestion_lock(id.0);
+    pub(crate) fn set_post_review(
+        &self,
+        id: SuggestionId,
+        to: Option<PostReview>,
+    ) -> Result<Suggestion> {
+        let _lock = self.suggestion_lock(id.0)?;
         let mut suggestion = self.require_suggestion(id)?;
         if suggestion.status != Status::Merged {
             suggestion.post_review = to;

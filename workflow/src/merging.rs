@@ -167,9 +167,31 @@ impl Workflow {
             changes = appended.changes.len(),
             "suggestion merged"
         );
-        self.inner
-            .projector
-            .wait_applied(appended.seq, self.inner.merge_wait)?;
+        // The commit is in the log and the suggestion marked merged: whatever the read models
+        // do now, the answer is that it merged. A slow projector only earns a note.
+        let wait = self.merge_wait();
+        let shown = if wait.is_zero() {
+            Err(catalog_projector::Error::Timeout {
+                wanted: appended.seq,
+                applied: self.inner.projector.status().applied,
+            })
+        } else {
+            self.inner.projector.wait_applied(appended.seq, wait)
+        };
+        match shown {
+            Ok(()) => {}
+            Err(catalog_projector::Error::Timeout { wanted, applied }) => {
+                tracing::warn!(
+                    suggestion = id.0,
+                    wanted = wanted.0,
+                    applied = applied.0,
+                    wait_ms = wait.as_millis(),
+                    "merged, but the read models did not show it within the wait"
+                );
+                suggestion.not_yet_visible = true;
+            }
+            Err(e) => return Err(e.into()),
+        }
         Ok((suggestion, review))
     }
 
@@ -184,7 +206,7 @@ impl Workflow {
         done: &str,
     ) -> Result<Deciding<'_>> {
         principal.require_write()?;
-        let lock = self.suggestion_lock(id.0);
+        let lock = self.suggestion_lock(id.0)?;
         let suggestion = self.require_visible(Some(principal), id)?;
         if suggestion.status != Status::Open {
             return Err(Error::State(format!(
@@ -259,6 +281,9 @@ impl Workflow {
             ..
         } = self.decide(principal, id, review, "sent back")?;
         suggestion.status = Status::SentBack;
+        // A live line fix that did not merge at once is reviewed like any other from here: the
+        // flag that let its author approve it must not survive into its next round.
+        suggestion.post_review = None;
         let review =
             self.record_reviewed_state(principal, &suggestion, EventKind::SentBack, review)?;
         Ok((suggestion, review))

@@ -54,7 +54,10 @@ impl Scopes {
             .map(|s| match s.to_ascii_lowercase().as_str() {
                 "read" => Ok(Scope::Read),
                 "write" => Ok(Scope::Write),
-                _ => Err(Error::BadRequest(format!("scope {s:?}: use read or write"))),
+                _ => Err(Error::BadRequest(format!(
+                    "scope {s}: use read or write",
+                    s = catalog_schemas::quote(&s)
+                ))),
             })
             .collect::<Result<Vec<_>>>()?;
         Scopes::from_list(&list)

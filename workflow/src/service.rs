@@ -1,15 +1,27 @@
 //! The `Workflow` handle: the store, log and read models it works against, and its locks.
 
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use catalog_log_core::{Log, Store};
 use catalog_projector::{Projector, ReadModels};
 
 use crate::clock::{Clock, SystemClock, Timestamp};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::kv::{self, Kv};
+
+/// How long a merge waits, by default, for the read models to show its commit.
+pub const MERGE_WAIT: Duration = Duration::from_secs(30);
+
+/// How long a change to a suggestion waits for another request that holds the same suggestion
+/// (an approval in progress, say) before answering `409 state`.
+pub const SUGGESTION_LOCK_WAIT: Duration = Duration::from_secs(10);
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
 
 /// Workflow's entry point. Cheap to clone; every method blocks (call it from `spawn_blocking`).
 #[derive(Clone)]
@@ -30,7 +42,11 @@ pub(crate) struct Inner {
     /// suggestion, so a long merge of one never makes another wait.
     busy: Mutex<HashSet<u64>>,
     freed: Condvar,
-    pub(crate) merge_wait: Duration,
+    /// How long a merge waits for the read models to show its commit, in milliseconds; zero
+    /// answers at once. Past it the merge still answers that it merged (see `record_merge`).
+    merge_wait_ms: AtomicU64,
+    /// How long a caller waits for a suggestion another request holds, in milliseconds.
+    lock_wait_ms: AtomicU64,
     /// Run once, just before an approval appends its commit: tests commit in between with it.
     #[cfg(test)]
     pub(crate) before_append: Mutex<Option<Box<dyn FnOnce() + Send>>>,
@@ -76,7 +92,8 @@ impl Workflow {
                 registry: Mutex::new(()),
                 busy: Mutex::new(HashSet::new()),
                 freed: Condvar::new(),
-                merge_wait: Duration::from_secs(30),
+                merge_wait_ms: AtomicU64::new(millis(MERGE_WAIT)),
+                lock_wait_ms: AtomicU64::new(millis(SUGGESTION_LOCK_WAIT)),
                 #[cfg(test)]
                 before_append: Mutex::new(None),
             }),
@@ -84,6 +101,25 @@ impl Workflow {
         workflow.index_threads()?;
         workflow.reconcile()?;
         Ok(workflow)
+    }
+
+    /// Sets how long a merge waits for the read models (the operator's `--merge-wait-ms`); zero
+    /// answers every merge at once, marked as not yet visible in the read models.
+    pub fn set_merge_wait(&self, wait: Duration) {
+        self.inner
+            .merge_wait_ms
+            .store(millis(wait), Ordering::Relaxed);
+    }
+
+    pub(crate) fn merge_wait(&self) -> Duration {
+        Duration::from_millis(self.inner.merge_wait_ms.load(Ordering::Relaxed))
+    }
+
+    /// Sets how long a change waits for a suggestion another request holds.
+    pub fn set_suggestion_lock_wait(&self, wait: Duration) {
+        self.inner
+            .lock_wait_ms
+            .store(millis(wait), Ordering::Relaxed);
     }
 
     pub(crate) fn now(&self) -> Timestamp {
@@ -103,8 +139,12 @@ impl Workflow {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Waits until no one else holds suggestion `id`, then holds it until the guard drops.
-    pub(crate) fn suggestion_lock(&self, id: u64) -> SuggestionLock<'_> {
+    /// Waits until no one else holds suggestion `id`, then holds it until the guard drops. A
+    /// wait longer than [`SUGGESTION_LOCK_WAIT`] gives up with `State`: the caller tries again
+    /// rather than piling up blocking threads behind a slow merge.
+    pub(crate) fn suggestion_lock(&self, id: u64) -> Result<SuggestionLock<'_>> {
+        let wait = Duration::from_millis(self.inner.lock_wait_ms.load(Ordering::Relaxed));
+        let deadline = Instant::now() + wait;
         // The set is only inserted into and removed from whole, so a panic elsewhere cannot
         // leave it half-changed: a poisoned lock is still safe to take.
         let mut busy = self
@@ -113,17 +153,26 @@ impl Workflow {
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         while busy.contains(&id) {
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(Error::State(format!(
+                    "suggestion {id} is being changed by another request (waited {} ms): \
+                     try again in a moment",
+                    wait.as_millis()
+                )));
+            }
             busy = self
                 .inner
                 .freed
-                .wait(busy)
-                .unwrap_or_else(PoisonError::into_inner);
+                .wait_timeout(busy, deadline - now)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
         }
         busy.insert(id);
-        SuggestionLock {
+        Ok(SuggestionLock {
             inner: &self.inner,
             id,
-        }
+        })
     }
 
     /// Runs the hook a test set for the next append, if any.

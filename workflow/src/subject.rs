@@ -28,7 +28,12 @@ pub enum Subject {
 impl Subject {
     /// Reads the `{ kind, id }` pair a client sends.
     pub fn parse(kind: &str, id: &str) -> Result<Subject> {
-        let bad = |what: &str| Error::BadRequest(format!("subject id {id:?} is not {what}"));
+        let bad = |what: &str| {
+            Error::BadRequest(format!(
+                "subject id {id} is not {what}",
+                id = catalog_schemas::quote(&id)
+            ))
+        };
         match kind {
             "changeset" => id
                 .parse::<u64>()
@@ -59,7 +64,8 @@ impl Subject {
                 }
             }
             other => Err(Error::BadRequest(format!(
-                "subject kind {other:?} is not one of changeset, report, entity, project"
+                "subject kind {other} is not one of changeset, report, entity, project",
+                other = catalog_schemas::quote(&other)
             ))),
         }
     }

@@ -130,6 +130,11 @@ pub struct Suggestion {
     /// The merged suggestion this one undoes (kind `revert`).
     #[serde(default)]
     pub reverts: Option<SuggestionId>,
+    /// Set only on the answer to a merge whose commit the read models had not shown when the
+    /// merge stopped waiting for them: the commit is in the log, reads catch up shortly. Never
+    /// stored and never serialized; the API turns it into a note.
+    #[serde(skip)]
+    pub not_yet_visible: bool,
 }
 
 /// One item of a suggestion, as stored.
@@ -299,6 +304,7 @@ impl Workflow {
             closed_at: None,
             bot: principal.is_bot(),
             reverts: opened_with.and_then(|(_, reverts)| reverts),
+            not_yet_visible: false,
         };
         batch.put(SUGGESTIONS, &id.key(), &suggestion)?;
         crate::threads::index(
@@ -337,7 +343,7 @@ impl Workflow {
         put: PutItem,
     ) -> Result<ItemView> {
         principal.require_write()?;
-        let _lock = self.suggestion_lock(id.0);
+        let _lock = self.suggestion_lock(id.0)?;
         let suggestion = self.require_visible(Some(principal), id)?;
         require_author(principal, &suggestion)?;
         if !matches!(suggestion.status, Status::Draft | Status::SentBack) {
@@ -504,7 +510,7 @@ impl Workflow {
     /// Sends a draft (or a suggestion sent back) for review and runs the checks.
     pub fn submit(&self, principal: &Principal, id: SuggestionId) -> Result<Suggestion> {
         principal.require_write()?;
-        let _lock = self.suggestion_lock(id.0);
+        let _lock = self.suggestion_lock(id.0)?;
         let mut suggestion = self.require_visible(Some(principal), id)?;
         require_author(principal, &suggestion)?;
         if !matches!(suggestion.status, Status::Draft | Status::SentBack) {
@@ -558,7 +564,7 @@ impl Workflow {
     /// Takes a suggestion back; only its author, and only before it is merged.
     pub fn withdraw(&self, principal: &Principal, id: SuggestionId) -> Result<Suggestion> {
         principal.require_write()?;
-        let _lock = self.suggestion_lock(id.0);
+        let _lock = self.suggestion_lock(id.0)?;
         let mut suggestion = self.require_visible(Some(principal), id)?;
         require_author(principal, &suggestion)?;
         if !matches!(
@@ -713,7 +719,8 @@ pub(crate) fn check_title(title: &str) -> Result<String> {
     let chars = title.chars().count();
     if chars == 0 || chars > MAX_TITLE_CHARS {
         return Err(Error::BadRequest(format!(
-            "title {title:?}: give 1-{MAX_TITLE_CHARS} characters"
+            "title {title}: give 1-{MAX_TITLE_CHARS} characters",
+            title = catalog_schemas::quote(&title)
         )));
     }
     Ok(title.to_string())

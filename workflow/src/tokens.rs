@@ -23,6 +23,10 @@ const MAX_NAME_CHARS: usize = 80;
 const LAST_USED_GRANULARITY_MS: i64 = 60_000;
 const BOT_PREFIX: &str = "bot:";
 
+/// Live (neither revoked nor expired) tokens one account may hold; making one more is
+/// `409 state` until one is revoked.
+pub const TOKENS_PER_ACCOUNT: usize = 100;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct TokenId(pub u64);
@@ -113,8 +117,8 @@ impl Workflow {
         let chars = name.chars().count();
         if chars == 0 || chars > MAX_NAME_CHARS {
             return Err(Error::BadRequest(format!(
-                "token name {:?}: give 1-{MAX_NAME_CHARS} characters",
-                new.name
+                "token name {}: give 1-{MAX_NAME_CHARS} characters",
+                catalog_schemas::quote(&new.name)
             )));
         }
         let days = new.expires_in_days.unwrap_or(DEFAULT_DAYS);
@@ -128,6 +132,17 @@ impl Workflow {
         let now = self.now();
 
         let _guard = self.registry_lock();
+        let live = self
+            .tokens_of(account)?
+            .iter()
+            .filter(|t| t.revoked_at.is_none() && now < t.expires_at)
+            .count();
+        if live >= TOKENS_PER_ACCOUNT {
+            return Err(Error::State(format!(
+                "this account already holds {live} live tokens, the most one may hold is \
+                 {TOKENS_PER_ACCOUNT}: revoke one first"
+            )));
+        }
         let mut batch = self.kv().batch();
         let id = TokenId(self.bump_counter(&mut batch, COUNTER)?);
         let info = TokenInfo {

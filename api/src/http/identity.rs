@@ -2,16 +2,17 @@
 //! also charges the request to the right rate-limit bucket. Handlers state what they need with
 //! the typed extractors [`Reader`], [`SignedIn`], [`Writer`] and [`SiteSession`].
 
-use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, HeaderValue, header};
+use axum::http::{HeaderMap, HeaderValue, Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use catalog_workflow::Principal;
 
 use crate::error::ApiError;
+use crate::http::client_addr::{self, ClientAddr};
 use crate::ratelimit::{Budget, Client};
 use crate::state::AppState;
 
@@ -35,15 +36,20 @@ struct Identity {
 }
 
 /// Reads `Authorization` (which wins) or the session cookie, authenticates it, and counts the
-/// request. A credential that does not authenticate is a 401: never silently anonymous.
+/// request: a signed-in caller against its account's bucket, anyone else against its address's.
+/// A credential that does not authenticate is a 401: never silently anonymous. A session write
+/// from another site's page is a 403 (see [`cross_site`]).
 pub async fn identify(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
-    let addr = req
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map_or(IpAddr::V6(Ipv6Addr::UNSPECIFIED), |c| c.0.ip());
+    let addr = client_addr::resolve(
+        req.extensions().get::<ConnectInfo<SocketAddr>>(),
+        req.headers(),
+        state.settings.trusted_proxy,
+    );
+    req.extensions_mut().insert(ClientAddr(addr));
+    let anonymous = Client::addr(addr);
     let presented = match presented(req.headers()) {
         Ok(p) => p,
-        Err(e) => return charge_then(&state, Client::Addr(addr), e.into_response()),
+        Err(e) => return charge_then(&state, anonymous, e.into_response()),
     };
     let identity = match presented {
         Presented::None => Identity {
@@ -52,17 +58,16 @@ pub async fn identify(State(state): State<AppState>, mut req: Request, next: Nex
         },
         Presented::Bearer(token) if token.is_empty() => {
             let e = ApiError::Unauthorized("the bearer token is empty".into());
-            return charge_then(&state, Client::Addr(addr), e.into_response());
+            return charge_then(&state, anonymous, e.into_response());
         }
         Presented::Bearer(token) => {
             let wf = state.workflow.clone();
-            let secret = token.clone();
-            match crate::blocking(move || wf.authenticate_token(&secret)).await {
+            match crate::blocking(move || wf.authenticate_token(&token)).await {
                 Ok(p) => Identity {
                     principal: Some(p),
                     credential: Credential::Token,
                 },
-                Err(e) => return charge_then(&state, Client::Addr(addr), e.into_response()),
+                Err(e) => return charge_then(&state, anonymous, e.into_response()),
             }
         }
         Presented::Cookie(secret) => {
@@ -81,19 +86,30 @@ pub async fn identify(State(state): State<AppState>, mut req: Request, next: Nex
                 },
                 Ok(Err(e)) => {
                     let res = ApiError::from(e).into_response();
-                    return charge_then(&state, Client::Addr(addr), res);
+                    return charge_then(&state, anonymous, res);
                 }
                 Err(e) => {
                     let res = ApiError::from(e).into_response();
-                    return charge_then(&state, Client::Addr(addr), res);
+                    return charge_then(&state, anonymous, res);
                 }
             }
         }
     };
-    let client = match (&identity.principal, header_secret(req.headers())) {
-        (Some(_), Some(secret)) => Client::credential(&secret),
-        _ => Client::Addr(addr),
+    let client = match &identity.principal {
+        Some(p) => Client::Account(p.account.0),
+        None => anonymous,
     };
+    if matches!(identity.credential, Credential::Session(_))
+        && !is_safe(req.method())
+        && cross_site(req.headers())
+    {
+        let e = ApiError::Forbidden(
+            "a session cookie cannot be used from another site's page: \
+             send a token in Authorization instead"
+                .into(),
+        );
+        return charge_then(&state, client, e.into_response());
+    }
     let budget = match state.rate_limits.check(&client) {
         Ok(b) => b,
         Err(over) => {
@@ -101,14 +117,44 @@ pub async fn identify(State(state): State<AppState>, mut req: Request, next: Nex
                 retry_after_secs: over.retry_after_secs,
             }
             .into_response();
-            policy_headers(&state, res.headers_mut(), None);
+            policy_headers(&state, &client, res.headers_mut(), None);
             return res;
         }
     };
     req.extensions_mut().insert(identity);
     let mut res = next.run(req).await;
-    policy_headers(&state, res.headers_mut(), Some(budget));
+    policy_headers(&state, &client, res.headers_mut(), Some(budget));
     res
+}
+
+fn is_safe(method: &Method) -> bool {
+    matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
+}
+
+/// Whether the browser says the request comes from another site's page: `Sec-Fetch-Site:
+/// cross-site`, or (from browsers without it) an `Origin` whose host is not this one. A
+/// sibling host of the same site (`same-site`) may write, as the site's own pages may live on
+/// one. Clients other than browsers send neither header and are not affected.
+fn cross_site(headers: &HeaderMap) -> bool {
+    if let Some(site) = headers.get("sec-fetch-site") {
+        return site.as_bytes().eq_ignore_ascii_case(b"cross-site");
+    }
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return false;
+    };
+    let Ok(origin) = origin.to_str() else {
+        return true;
+    };
+    let origin_host = origin
+        .split_once("://")
+        .map_or("", |(_, rest)| rest)
+        .trim_end_matches('/');
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    // `Origin: null` (a sandboxed page, a redirect) never matches a host.
+    origin_host.is_empty() || !origin_host.eq_ignore_ascii_case(host)
 }
 
 /// Refusals still cost a request: a client guessing tokens is limited like anyone else.
@@ -116,7 +162,7 @@ fn charge_then(state: &AppState, client: Client, refusal: Response) -> Response 
     match state.rate_limits.check(&client) {
         Ok(budget) => {
             let mut res = refusal;
-            policy_headers(state, res.headers_mut(), Some(budget));
+            policy_headers(state, &client, res.headers_mut(), Some(budget));
             res
         }
         Err(over) => {
@@ -124,14 +170,20 @@ fn charge_then(state: &AppState, client: Client, refusal: Response) -> Response 
                 retry_after_secs: over.retry_after_secs,
             }
             .into_response();
-            policy_headers(state, res.headers_mut(), None);
+            policy_headers(state, &client, res.headers_mut(), None);
             res
         }
     }
 }
 
-fn policy_headers(state: &AppState, headers: &mut HeaderMap, budget: Option<Budget>) {
-    if let Ok(v) = HeaderValue::from_str(&state.rate_limits.policy()) {
+/// `RateLimit-Policy` names the caller's own bucket; `RateLimit` what is left of it.
+fn policy_headers(
+    state: &AppState,
+    client: &Client,
+    headers: &mut HeaderMap,
+    budget: Option<Budget>,
+) {
+    if let Ok(v) = HeaderValue::from_str(&state.rate_limits.policy(client)) {
         headers.insert("ratelimit-policy", v);
     }
     if let Some(b) = budget {
@@ -160,7 +212,8 @@ fn presented(headers: &HeaderMap) -> Result<Presented, ApiError> {
         let (scheme, rest) = text.trim().split_once(' ').unwrap_or((text.trim(), ""));
         if !scheme.eq_ignore_ascii_case("bearer") {
             return Err(ApiError::Unauthorized(format!(
-                "authorization scheme {scheme:?} is not supported: send Bearer catp_…"
+                "authorization scheme {} is not supported: send Bearer catp_…",
+                catalog_schemas::quote(scheme)
             )));
         }
         return Ok(Presented::Bearer(rest.trim().to_owned()));
@@ -177,13 +230,6 @@ fn session_cookie(headers: &HeaderMap) -> Option<String> {
         .filter_map(|pair| pair.trim().split_once('='))
         .find(|(name, _)| *name == SESSION_COOKIE)
         .map(|(_, value)| value.trim().to_owned())
-}
-
-fn header_secret(headers: &HeaderMap) -> Option<String> {
-    match presented(headers).ok()? {
-        Presented::Bearer(s) | Presented::Cookie(s) => Some(s),
-        Presented::None => None,
-    }
 }
 
 fn identity(parts: &Parts) -> Result<&Identity, ApiError> {
@@ -310,6 +356,31 @@ mod tests {
         assert!(err.to_string().contains("Basic"), "{err}");
         let h = headers(&[(header::AUTHORIZATION, "bearer  catp_x ")]);
         assert_eq!(presented(&h).ok(), Some(Presented::Bearer("catp_x".into())));
+    }
+
+    #[test]
+    fn cross_site_is_read_from_fetch_metadata_then_origin() {
+        let h = |pairs: &[(header::HeaderName, &str)]| cross_site(&headers(pairs));
+        let fetch = header::HeaderName::from_static("sec-fetch-site");
+        assert!(h(&[(fetch.clone(), "cross-site")]));
+        assert!(!h(&[(fetch.clone(), "same-site")]));
+        assert!(!h(&[
+            (fetch, "same-origin"),
+            (header::ORIGIN, "https://evil.example")
+        ]));
+        assert!(h(&[
+            (header::ORIGIN, "https://evil.example"),
+            (header::HOST, "catalog.example")
+        ]));
+        assert!(!h(&[
+            (header::ORIGIN, "https://catalog.example"),
+            (header::HOST, "catalog.example")
+        ]));
+        assert!(h(&[
+            (header::ORIGIN, "null"),
+            (header::HOST, "catalog.example")
+        ]));
+        assert!(!h(&[(header::HOST, "catalog.example")]));
     }
 
     #[test]

@@ -2,5 +2,7 @@
 
 pub mod access_log;
 pub mod answer;
+pub mod client_addr;
 pub mod conditional;
+pub mod guards;
 pub mod identity;

@@ -4,6 +4,7 @@
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use catalog_schemas::quote;
 use catalog_workflow::{NewToken, Scope, Scopes, TokenId, TokenInfo};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -13,6 +14,7 @@ use utoipa_axum::routes;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, Json, Path};
 use crate::http::answer::{Answer, CacheClass};
+use crate::http::client_addr::ClientAddr;
 use crate::http::identity::{SiteSession, session_cookie_header};
 use crate::state::AppState;
 
@@ -40,15 +42,43 @@ fn with_cookie(status: StatusCode, cookie: &str) -> Result<Response, ApiError> {
     Ok(res)
 }
 
-/// Signs in on the site: sets the `__Host-cat_session` cookie.
+/// Signs in on the site: sets the `__Host-cat_session` cookie. Attempts are limited per address
+/// and per handle, and password checks run a few at a time: past either, `429` with `Retry-After`.
 #[utoipa::path(post, path = "/v1/auth/login", tag = "site", request_body = Login,
-    responses((status = 204, description = "signed in; the cookie is set"), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+    responses((status = 204, description = "signed in; the cookie is set"), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 429, body = ErrorBody, description = "too many attempts, or the server is busy checking others")))]
 async fn login(
     State(state): State<AppState>,
+    ClientAddr(addr): ClientAddr,
     Json(body): Json<Login>,
 ) -> Result<Response, ApiError> {
+    let handle = quote(&body.handle).to_string();
+    if let Err(refused) = state.login_limits.admit(addr, &body.handle) {
+        tracing::info!(handle, %addr, "sign-in refused by its limit");
+        return Err(refused);
+    }
+    let slot = state.login_limits.hashing_slot().await?;
     let wf = state.workflow.clone();
-    let secret = crate::blocking(move || wf.login(&body.handle, &body.password)).await?;
+    // The slot moves into the blocking task: it is freed when the hashing ends, even if the
+    // request was given up on meanwhile.
+    let signed_in = crate::blocking(move || {
+        let _slot = slot;
+        wf.login(&body.handle, &body.password)
+    })
+    .await;
+    let secret = match signed_in {
+        Ok(secret) => secret,
+        Err(e) => {
+            if matches!(
+                e,
+                ApiError::Workflow(catalog_workflow::Error::Unauthorized(_))
+            ) {
+                // The handle and address only: never the password.
+                tracing::warn!(handle, %addr, "failed sign-in");
+            }
+            return Err(e);
+        }
+    };
     with_cookie(
         StatusCode::NO_CONTENT,
         &session_cookie_header(Some(&secret)),
@@ -105,9 +135,11 @@ struct CreatedToken {
     info: TokenInfo,
 }
 
-/// Makes a token; its value is in this answer only.
+/// Makes a token; its value is in this answer only. An account holds at most 100 live tokens:
+/// past that, `409 state` until one is revoked.
 #[utoipa::path(post, path = "/v1/tokens", tag = "site", request_body = CreateToken,
-    responses((status = 201, body = CreatedToken), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
+    responses((status = 201, body = CreatedToken), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "`state`: the account holds the most live tokens it may")),
     security(("session" = [])))]
 async fn create_token(
     State(state): State<AppState>,

@@ -131,8 +131,9 @@ fn sitemap_type(raw: &str) -> Result<ItemType, ApiError> {
         .ok_or_else(|| {
             let names: Vec<&str> = SITEMAP_TYPES.iter().map(|t| t.as_str()).collect();
             ApiError::BadRequest(format!(
-                "sitemap type {raw:?} must be one of {}",
-                names.join(", ")
+                "sitemap type {raw} must be one of {}",
+                names.join(", "),
+                raw = catalog_schemas::quote(&raw)
             ))
         })
 }

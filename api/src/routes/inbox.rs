@@ -65,7 +65,10 @@ async fn list(
         .as_deref()
         .map(|t| {
             Timestamp::parse(t).ok_or_else(|| {
-                ApiError::BadRequest(format!("before {t:?} is not an RFC 3339 time"))
+                ApiError::BadRequest(format!(
+                    "before {t} is not an RFC 3339 time",
+                    t = catalog_schemas::quote(&t)
+                ))
             })
         })
         .transpose()?;

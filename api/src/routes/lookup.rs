@@ -50,7 +50,8 @@ async fn resolve(
     let path = extract::required("path", &q.path)?.to_owned();
     if !path.starts_with('/') {
         return Err(ApiError::BadRequest(format!(
-            "path {path:?} must start with /"
+            "path {path} must start with /",
+            path = catalog_schemas::quote(&path)
         )));
     }
     let rm = state.read_models.clone();
@@ -61,7 +62,10 @@ async fn resolve(
             redirected: r.redirected,
             path: r.path,
         }),
-        None => Err(ApiError::NotFound(format!("no item at path {path:?}"))),
+        None => Err(ApiError::NotFound(format!(
+            "no item at path {path}",
+            path = catalog_schemas::quote(&path)
+        ))),
     }
 }
 
@@ -108,14 +112,20 @@ fn list(raw: &Option<String>) -> impl Iterator<Item = &str> {
 }
 
 fn date_key(name: &str, raw: &str) -> Result<DateKey, ApiError> {
-    DateKey::parse(raw).map_err(|e| ApiError::BadRequest(format!("{name} {raw:?}: {e}")))
+    DateKey::parse(raw).map_err(|e| {
+        ApiError::BadRequest(format!(
+            "{name} {raw}: {e}",
+            raw = catalog_schemas::quote(&raw)
+        ))
+    })
 }
 
 fn events_query(q: &EventsQuery) -> Result<EventQuery, ApiError> {
     let within = match q.within.as_deref() {
         Some(w) if !within_shape(w) => {
             return Err(ApiError::BadRequest(format!(
-                "within {w:?} must be a year (5785) or a month (5785-07, 5784-06A)"
+                "within {w} must be a year (5785) or a month (5785-07, 5784-06A)",
+                w = catalog_schemas::quote(&w)
             )));
         }
         Some(w) => Some(date_key("within", w)?),
@@ -123,7 +133,9 @@ fn events_query(q: &EventsQuery) -> Result<EventQuery, ApiError> {
     };
     let days = list(&q.day)
         .map(|d| {
-            DateKey::parse_month_day(d).map_err(|e| ApiError::BadRequest(format!("day {d:?}: {e}")))
+            DateKey::parse_month_day(d).map_err(|e| {
+                ApiError::BadRequest(format!("day {d}: {e}", d = catalog_schemas::quote(&d)))
+            })
         })
         .collect::<Result<Vec<_>, _>>()?;
     let dates = list(&q.dates)
@@ -135,7 +147,8 @@ fn events_query(q: &EventsQuery) -> Result<EventQuery, ApiError> {
         Some("texts") => Some(Missing::Texts),
         Some(other) => {
             return Err(ApiError::BadRequest(format!(
-                "missing {other:?} must be recordings or texts"
+                "missing {other} must be recordings or texts",
+                other = catalog_schemas::quote(&other)
             )));
         }
     };

@@ -38,7 +38,8 @@ fn depth(raw: Option<&str>) -> Result<u8, ApiError> {
     match raw.parse::<u8>() {
         Ok(n) if (1..=MAX_DEPTH).contains(&n) => Ok(n),
         _ => Err(ApiError::BadRequest(format!(
-            "depth {raw:?} is not a whole number from 1 to {MAX_DEPTH}"
+            "depth {raw} is not a whole number from 1 to {MAX_DEPTH}",
+            raw = catalog_schemas::quote(&raw)
         ))),
     }
 }

@@ -192,7 +192,7 @@ async fn quick(
         note: body.note,
     };
     state
-        .workflow_write(StatusCode::CREATED, move |wf| wf.quick_fix(&who, fix))
+        .workflow_merge(StatusCode::CREATED, move |wf| wf.quick_fix(&who, fix))
         .await
 }
 

@@ -39,6 +39,7 @@ pub(super) fn harness(per_minute: u32) -> Harness {
         catalog_search::SearchProjection::start(&dir.path().join("search"), &log).expect("search");
     let settings = Settings {
         rate_limit_per_minute: NonZeroU32::new(per_minute).expect("positive"),
+        ..Settings::default()
     };
     let state = AppState::new(log, read_models, projector, workflow, search, settings);
     let app = router(state.clone());

@@ -79,8 +79,10 @@ pub(super) fn body(value: &Value) -> Result<Body> {
     only_fields(obj, &root, &["profile", "versions", "bodySource"])?;
     let profile_text = required_str(obj, &root, "profile")?;
     let profile = Profile::new(profile_text).ok_or_else(|| {
-        root.key("profile")
-            .error(format!("{profile_text:?} is not a profile name"))
+        root.key("profile").error(format!(
+            "{profile_text} is not a profile name",
+            profile_text = crate::quote(&profile_text)
+        ))
     })?;
     let versions_place = root.key("versions");
     let list = required_array(obj, &root, "versions")?;
@@ -125,17 +127,19 @@ fn version(value: &Value, place: &Place) -> Result<Version> {
     let id = segment_id(obj, place)?;
     let language = required_str(obj, place, "language")?;
     if !is_language_tag(language) {
-        return Err(place
-            .key("language")
-            .error(format!("{language:?} is not a language tag")));
+        return Err(place.key("language").error(format!(
+            "{language} is not a language tag",
+            language = crate::quote(&language)
+        )));
     }
     let url = optional_str(obj, place, "url")?;
     if let Some(url) = url
         && !matches!(Href::parse(url), Some(Href::Web(_)))
     {
-        return Err(place
-            .key("url")
-            .error(format!("{url:?} is not a web address")));
+        return Err(place.key("url").error(format!(
+            "{url} is not a web address",
+            url = crate::quote(&url)
+        )));
     }
 
     // Notes first, so footnote markers in the segments can be checked against them.
@@ -212,9 +216,10 @@ fn segment(
     claim_id(ids, &id, place)?;
     let kind_text = required_str(obj, place, "kind")?;
     let kind = SegmentKind::parse(kind_text).ok_or_else(|| {
-        place
-            .key("kind")
-            .error(format!("segment kind {kind_text:?} is not allowed"))
+        place.key("kind").error(format!(
+            "segment kind {kind_text} is not allowed",
+            kind_text = crate::quote(&kind_text)
+        ))
     })?;
     let end = match obj.get("end") {
         None => false,
@@ -345,7 +350,8 @@ fn run(value: &Value, place: &Place, note_ids: Option<&HashSet<&str>>) -> Result
             None => None,
             Some(h) => Some(Href::parse(h).ok_or_else(|| {
                 place.key("href").error(format!(
-                    "href {h:?} is not a web address, a site path or an item id"
+                    "href {h} is not a web address, a site path or an item id",
+                    h = crate::quote(&h)
                 ))
             })?),
         };
@@ -390,7 +396,8 @@ fn segment_id(obj: &Map<String, Value>, place: &Place) -> Result<SegmentId> {
     let text = required_str(obj, place, "id")?;
     SegmentId::new(text).ok_or_else(|| {
         place.key("id").error(format!(
-            "{text:?} is not a segment id (letters, digits, _ . : -)"
+            "{text} is not a segment id (letters, digits, _ . : -)",
+            text = crate::quote(&text)
         ))
     })
 }
@@ -425,7 +432,7 @@ fn object<'v>(value: &'v Value, place: &Place) -> Result<&'v Map<String, Value>>
 
 fn only_fields(obj: &Map<String, Value>, place: &Place, allowed: &[&str]) -> Result<()> {
     match obj.keys().find(|k| !allowed.contains(&k.as_str())) {
-        Some(k) => Err(place.error(format!("field {k:?} is not allowed"))),
+        Some(k) => Err(place.error(format!("field {k} is not allowed", k = crate::quote(&k)))),
         None => Ok(()),
     }
 }

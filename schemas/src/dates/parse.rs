@@ -156,7 +156,8 @@ fn sort(tokens: &[Token]) -> Result<Vec<Part>, String> {
             Token::Latin(w) if LATIN_FILLER.contains(&w.as_str()) => {}
             Token::Latin(w) => {
                 return Err(format!(
-                    "{w:?} is not a month, a number or a word of a date"
+                    "{w} is not a month, a number or a word of a date",
+                    w = crate::quote(&w)
                 ));
             }
             Token::Hebrew(w) => {
@@ -176,7 +177,8 @@ fn sort(tokens: &[Token]) -> Result<Vec<Part>, String> {
                     }));
                 } else {
                     return Err(format!(
-                        "{shown:?} is not a month, a number in letters or a word of a date"
+                        "{shown} is not a month, a number in letters or a word of a date",
+                        shown = crate::quote(&shown)
                     ));
                 }
             }

@@ -37,7 +37,7 @@ impl Workflow {
             .as_ref()
             .map(|d| check_description(d.as_deref()))
             .transpose()?;
-        let _lock = self.suggestion_lock(id.0);
+        let _lock = self.suggestion_lock(id.0)?;
         let mut suggestion = self.require_visible(Some(principal), id)?;
         if principal.handle != suggestion.author && !principal.steward {
             return Err(Error::Forbidden(format!(

@@ -56,7 +56,7 @@ impl Workflow {
                 "reviewers: name 1-{MAX_REVIEWERS} people"
             )));
         }
-        let _lock = self.suggestion_lock(id.0);
+        let _lock = self.suggestion_lock(id.0)?;
         let suggestion = self.require_visible(Some(principal), id)?;
         require_reviewable(&suggestion)?;
         let items = self.suggestion_items(id)?;
@@ -91,7 +91,7 @@ impl Workflow {
         handle: &Handle,
     ) -> Result<Vec<ReviewRequest>> {
         principal.require_write()?;
-        let _lock = self.suggestion_lock(id.0);
+        let _lock = self.suggestion_lock(id.0)?;
         let suggestion = self.require_visible(Some(principal), id)?;
         if principal.handle != *handle {
             let items = self.suggestion_items(id)?;

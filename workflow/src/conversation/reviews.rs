@@ -252,7 +252,7 @@ impl Workflow {
         id: SuggestionId,
         new: NewReview,
     ) -> Result<(Suggestion, ReviewId)> {
-        let _lock = self.suggestion_lock(id.0);
+        let _lock = self.suggestion_lock(id.0)?;
         let suggestion = self.require_visible(Some(principal), id)?;
         if !matches!(suggestion.status, Status::Open | Status::SentBack) {
             return Err(Error::State(format!(

@@ -40,8 +40,9 @@ impl InboxFilter {
                 .map(InboxFilter::Reason)
                 .ok_or_else(|| {
                     Error::BadRequest(format!(
-                        "filter {raw:?} is not one of unread, all, mention, review_requested, \
-                         assigned, author, comment, review, state, followed"
+                        "filter {raw} is not one of unread, all, mention, review_requested, \
+                         assigned, author, comment, review, state, followed",
+                        raw = catalog_schemas::quote(&raw)
                     ))
                 }),
         }

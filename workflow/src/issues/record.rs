@@ -113,8 +113,9 @@ impl FromStr for ReportKind {
             .ok_or_else(|| {
                 let names: Vec<&str> = ReportKind::ALL.iter().map(|k| k.as_str()).collect();
                 Error::BadRequest(format!(
-                    "type {s:?} is not a report kind: use one of {}",
-                    names.join(", ")
+                    "type {s} is not a report kind: use one of {}",
+                    names.join(", "),
+                    s = catalog_schemas::quote(&s)
                 ))
             })
     }

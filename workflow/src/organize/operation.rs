@@ -154,8 +154,9 @@ impl Operation {
                     op: "operation",
                     field: "op",
                     message: format!(
-                        "{name:?} is not an operation: use one of {}",
-                        OPS.join(", ")
+                        "{name} is not an operation: use one of {}",
+                        OPS.join(", "),
+                        name = catalog_schemas::quote(&name)
                     ),
                 })?,
             None => {
@@ -288,9 +289,10 @@ impl Reader<'_> {
             Some(unknown) => Err(self.error(
                 "op",
                 format!(
-                    "{unknown:?} is not a field of {}: it takes {}",
+                    "{unknown} is not a field of {}: it takes {}",
                     self.op,
-                    allowed.join(", ")
+                    allowed.join(", "),
+                    unknown = catalog_schemas::quote(&unknown)
                 ),
             )),
             None => Ok(()),
@@ -322,8 +324,7 @@ impl Reader<'_> {
             Err(self.error(
                 field,
                 format!(
-                    "key {key:?}: 1-{MAX_KEY_CHARS} lowercase letters, digits, - and _, starting with a letter or digit"
-                ),
+                    "key {key}: 1-{MAX_KEY_CHARS} lowercase letters, digits, - and _, starting with a letter or digit", key = catalog_schemas::quote(&key)),
             ))
         }
     }

@@ -259,3 +259,107 @@ fn timestamps_in_records_are_rfc3339() {
     assert_eq!(json["createdAt"], "2026-11-21T12:00:00.000Z");
     assert_eq!(a.created_at, Timestamp::from_unix_millis(1_795_262_400_000));
 }
+
+fn with_password(h: &Harness, name: &str) {
+    h.wf.add_account(NewAccount {
+        handle: handle(name),
+        name: name.into(),
+        steward: false,
+        trusted: false,
+        password: Some("correct horse".into()),
+    })
+    .unwrap();
+}
+
+#[test]
+fn expired_sessions_are_swept_with_their_indexes() {
+    let h = Harness::new();
+    with_password(&h, "sara");
+    let account = h.wf.account_by_handle(&handle("sara")).unwrap().unwrap().id;
+    let old = h.wf.login("sara", "correct horse").unwrap();
+    h.clock.advance_days(20);
+    let newer = h.wf.login("sara", "correct horse").unwrap();
+    assert_eq!(h.wf.sweep_sessions().unwrap(), 0, "nothing has expired yet");
+    h.clock.advance_days(11);
+    assert_eq!(
+        h.wf.sweep_sessions().unwrap(),
+        1,
+        "the first session ran out"
+    );
+    assert_eq!(h.wf.session_count(account).unwrap(), 1);
+    assert!(h.wf.authenticate_session(&old).is_err());
+    assert!(h.wf.authenticate_session(&newer).is_ok());
+    h.clock.advance_days(30);
+    assert_eq!(h.wf.sweep_sessions().unwrap(), 1);
+    for cf in [kv::SESSIONS, kv::ACCOUNT_SESSIONS, kv::SESSION_EXPIRY] {
+        assert!(
+            h.wf.kv().scan_raw(cf).unwrap().is_empty(),
+            "{cf} left behind"
+        );
+    }
+}
+
+#[test]
+fn the_oldest_session_ends_past_the_cap() {
+    let h = Harness::new();
+    with_password(&h, "sara");
+    let account = h.wf.account_by_handle(&handle("sara")).unwrap().unwrap().id;
+    let mut secrets = Vec::new();
+    for _ in 0..crate::SESSIONS_PER_ACCOUNT {
+        secrets.push(h.wf.login("sara", "correct horse").unwrap());
+        h.clock.advance_millis(1);
+    }
+    assert_eq!(
+        h.wf.session_count(account).unwrap(),
+        crate::SESSIONS_PER_ACCOUNT
+    );
+    assert!(
+        h.wf.authenticate_session(&secrets[0]).is_ok(),
+        "at the cap all live"
+    );
+    let one_more = h.wf.login("sara", "correct horse").unwrap();
+    assert_eq!(
+        h.wf.session_count(account).unwrap(),
+        crate::SESSIONS_PER_ACCOUNT
+    );
+    assert!(
+        h.wf.authenticate_session(&secrets[0]).is_err(),
+        "the oldest ended"
+    );
+    assert!(h.wf.authenticate_session(&secrets[1]).is_ok());
+    assert!(h.wf.authenticate_session(&one_more).is_ok());
+    h.wf.logout(&one_more).unwrap();
+    assert_eq!(
+        h.wf.session_count(account).unwrap(),
+        crate::SESSIONS_PER_ACCOUNT - 1
+    );
+}
+
+#[test]
+fn live_tokens_are_capped_per_account() {
+    let h = Harness::new();
+    h.account("moshe", false);
+    let session = h.session(&handle("moshe"));
+    let new = |name: String| NewToken {
+        name,
+        scopes: Scopes::READ,
+        expires_in_days: None,
+    };
+    let mut first = None;
+    for i in 0..crate::TOKENS_PER_ACCOUNT {
+        let (info, _) =
+            h.wf.create_token_for(&session, new(format!("t{i}")))
+                .unwrap();
+        first.get_or_insert(info.id);
+    }
+    let over = h.wf.create_token_for(&session, new("one more".into()));
+    assert!(
+        matches!(&over, Err(Error::State(m)) if m.contains("100")),
+        "{over:?}"
+    );
+    h.wf.revoke_token(&session, first.unwrap()).unwrap();
+    assert!(
+        h.wf.create_token_for(&session, new("after a revoke".into()))
+            .is_ok()
+    );
+}

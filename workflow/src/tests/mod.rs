@@ -14,6 +14,7 @@ mod listing;
 mod merging;
 mod organize;
 mod suggestions;
+mod waits;
 mod words;
 
 use std::sync::Arc;

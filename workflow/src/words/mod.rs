@@ -155,7 +155,8 @@ fn read_plan(change: &WordsChange) -> Result<Plan> {
         .map(|s| {
             SegmentId::new(s).ok_or_else(|| {
                 Error::BadRequest(format!(
-                    "segment {s:?} is not a segment id (1-64 letters, digits, _ . : -)"
+                    "segment {s} is not a segment id (1-64 letters, digits, _ . : -)",
+                    s = catalog_schemas::quote(&s)
                 ))
             })
         })
@@ -167,8 +168,9 @@ fn read_plan(change: &WordsChange) -> Result<Plan> {
             SegmentKind::parse(k).ok_or_else(|| {
                 let names: Vec<&str> = SegmentKind::ALL.iter().map(|k| k.as_str()).collect();
                 Error::BadRequest(format!(
-                    "kind {k:?} is not a segment kind: use {}",
-                    names.join(", ")
+                    "kind {k} is not a segment kind: use {}",
+                    names.join(", "),
+                    k = catalog_schemas::quote(&k)
                 ))
             })
         })

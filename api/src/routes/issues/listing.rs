@@ -52,7 +52,8 @@ pub(super) fn parse(q: &IssueListQuery) -> Result<Parsed, ApiError> {
         "all" => IssueStateFilter::All,
         other => {
             return Err(ApiError::BadRequest(format!(
-                "state {other:?} is not one of open, closed, all"
+                "state {other} is not one of open, closed, all",
+                other = catalog_schemas::quote(&other)
             )));
         }
     };

@@ -97,7 +97,8 @@ fn state_of(raw: &str) -> Result<StateFilter, ApiError> {
         "closed" => Ok(StateFilter::Closed),
         "all" => Ok(StateFilter::All),
         _ => Err(ApiError::BadRequest(format!(
-            "state {raw:?} is not one of open, closed, all"
+            "state {raw} is not one of open, closed, all",
+            raw = catalog_schemas::quote(&raw)
         ))),
     }
 }
@@ -110,7 +111,8 @@ fn status_of(raw: &str) -> Result<Status, ApiError> {
         "sent_back" => Ok(Status::SentBack),
         "withdrawn" => Ok(Status::Withdrawn),
         _ => Err(ApiError::BadRequest(format!(
-            "status {raw:?} is not one of draft, open, merged, sent_back, withdrawn"
+            "status {raw} is not one of draft, open, merged, sent_back, withdrawn",
+            raw = catalog_schemas::quote(&raw)
         ))),
     }
 }

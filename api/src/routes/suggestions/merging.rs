@@ -47,7 +47,7 @@ pub(super) async fn approve(
     let id = suggestion_id(&raw)?;
     let resolutions = body.and_then(|b| b.resolutions).unwrap_or_default();
     state
-        .workflow_write(StatusCode::OK, move |wf| wf.approve(&who, id, &resolutions))
+        .workflow_merge(StatusCode::OK, move |wf| wf.approve(&who, id, &resolutions))
         .await
 }
 

@@ -96,6 +96,6 @@ async fn words(
         note: body.note,
     };
     state
-        .workflow_write(StatusCode::CREATED, move |wf| wf.words_change(&who, change))
+        .workflow_merge(StatusCode::CREATED, move |wf| wf.words_change(&who, change))
         .await
 }

@@ -1,0 +1,64 @@
+//! Limits every request meets, whatever its route: a cap on requests in progress, a time limit,
+//! and the `X-Content-Type-Options: nosniff` header on every answer.
+
+use std::time::Duration;
+
+use axum::extract::{Request, State};
+use axum::http::HeaderValue;
+use axum::http::header::X_CONTENT_TYPE_OPTIONS;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// Requests in progress at once, by default (`--max-concurrent-requests`).
+pub const MAX_IN_FLIGHT: usize = 512;
+
+/// How long a request waits for a free place among those in progress before `429`.
+pub const IN_FLIGHT_WAIT: Duration = Duration::from_millis(500);
+
+/// The time limit of one request, by default (`--request-timeout-secs`), from its headers to
+/// its answer's headers (a streamed body is not cut).
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Holds a place among the requests in progress for the whole request, and stops it at the
+/// time limit. Past the cap the request waits at most [`IN_FLIGHT_WAIT`], then answers `429
+/// rate-limited` with `Retry-After: 1`; past the time limit it answers `500 internal` saying so
+/// (the spec's table has no status for it). Blocking work a stopped request started runs on to
+/// its end: its writes are whole or absent, never half made.
+pub async fn bounded(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    let slots = state.in_flight.clone();
+    let permit = match tokio::time::timeout(IN_FLIGHT_WAIT, slots.acquire_owned()).await {
+        Ok(Ok(permit)) => permit,
+        _ => {
+            return ApiError::Throttled {
+                message: format!(
+                    "the server is at its limit of {} requests in progress: try again in a second",
+                    state.settings.max_in_flight
+                ),
+                retry_after_secs: 1,
+            }
+            .into_response();
+        }
+    };
+    let limit = state.settings.request_timeout;
+    let res = match tokio::time::timeout(limit, next.run(req)).await {
+        Ok(res) => res,
+        Err(_) => ApiError::TimedOut {
+            secs: limit.as_secs(),
+        }
+        .into_response(),
+    };
+    drop(permit);
+    res
+}
+
+/// Every answer, errors, `304`s, preflights and documents included, tells browsers not to
+/// guess its type.
+pub async fn nosniff(req: Request, next: Next) -> Response {
+    let mut res = next.run(req).await;
+    res.headers_mut()
+        .insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    res
+}
