@@ -196,7 +196,7 @@ impl DateKey {
                     s,
                     format!(
                         "{m} is not a month: use 01..12, 06A or 06B",
-                        m = crate::quote(&m)
+                        m = crate::quote(m)
                     ),
                 )
             })?),
@@ -266,7 +266,7 @@ impl DateKey {
                 s,
                 format!(
                     "{m} is not a month: use 01..12, 06A or 06B",
-                    m = crate::quote(&m)
+                    m = crate::quote(m)
                 ),
             )
         })?;
@@ -377,7 +377,7 @@ fn parse_year(input: &str, text: &str) -> Result<u16, SchemaError> {
     if text.len() != 4 || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(SchemaError::date_key(
             input,
-            format!("year {text} is not four digits", text = crate::quote(&text)),
+            format!("year {text} is not four digits", text = crate::quote(text)),
         ));
     }
     text.parse().map_err(|_| {

@@ -81,7 +81,7 @@ pub(super) fn body(value: &Value) -> Result<Body> {
     let profile = Profile::new(profile_text).ok_or_else(|| {
         root.key("profile").error(format!(
             "{profile_text} is not a profile name",
-            profile_text = crate::quote(&profile_text)
+            profile_text = crate::quote(profile_text)
         ))
     })?;
     let versions_place = root.key("versions");
@@ -129,7 +129,7 @@ fn version(value: &Value, place: &Place) -> Result<Version> {
     if !is_language_tag(language) {
         return Err(place.key("language").error(format!(
             "{language} is not a language tag",
-            language = crate::quote(&language)
+            language = crate::quote(language)
         )));
     }
     let url = optional_str(obj, place, "url")?;
@@ -138,7 +138,7 @@ fn version(value: &Value, place: &Place) -> Result<Version> {
     {
         return Err(place.key("url").error(format!(
             "{url} is not a web address",
-            url = crate::quote(&url)
+            url = crate::quote(url)
         )));
     }
 
@@ -218,7 +218,7 @@ fn segment(
     let kind = SegmentKind::parse(kind_text).ok_or_else(|| {
         place.key("kind").error(format!(
             "segment kind {kind_text} is not allowed",
-            kind_text = crate::quote(&kind_text)
+            kind_text = crate::quote(kind_text)
         ))
     })?;
     let end = match obj.get("end") {
@@ -351,7 +351,7 @@ fn run(value: &Value, place: &Place, note_ids: Option<&HashSet<&str>>) -> Result
             Some(h) => Some(Href::parse(h).ok_or_else(|| {
                 place.key("href").error(format!(
                     "href {h} is not a web address, a site path or an item id",
-                    h = crate::quote(&h)
+                    h = crate::quote(h)
                 ))
             })?),
         };
@@ -397,7 +397,7 @@ fn segment_id(obj: &Map<String, Value>, place: &Place) -> Result<SegmentId> {
     SegmentId::new(text).ok_or_else(|| {
         place.key("id").error(format!(
             "{text} is not a segment id (letters, digits, _ . : -)",
-            text = crate::quote(&text)
+            text = crate::quote(text)
         ))
     })
 }
@@ -432,7 +432,7 @@ fn object<'v>(value: &'v Value, place: &Place) -> Result<&'v Map<String, Value>>
 
 fn only_fields(obj: &Map<String, Value>, place: &Place, allowed: &[&str]) -> Result<()> {
     match obj.keys().find(|k| !allowed.contains(&k.as_str())) {
-        Some(k) => Err(place.error(format!("field {k} is not allowed", k = crate::quote(&k)))),
+        Some(k) => Err(place.error(format!("field {k} is not allowed", k = crate::quote(k)))),
         None => Ok(()),
     }
 }
