@@ -56,6 +56,7 @@
 
 mod accounts;
 mod against_main;
+mod bulk;
 mod checks;
 mod clock;
 mod contents_map;
@@ -68,6 +69,7 @@ mod inbox;
 mod issues;
 mod kv;
 mod listing;
+mod lists;
 mod live;
 mod main_item;
 mod merge3;
@@ -90,6 +92,7 @@ mod tokens;
 mod words;
 
 pub use accounts::{Account, AccountId, NewAccount};
+pub use bulk::Generate;
 pub use checks::{Check, CheckName, CheckStatus, MAX_PROBLEMS, Problem};
 pub use clock::{Clock, ManualClock, SystemClock, Timestamp};
 pub use contents_map::{ContentsMapRequest, NewUnit, PageRange, PageScheme};
@@ -110,6 +113,7 @@ pub use issues::{
     MAX_TITLE_CHARS, NewIssue, ReportKind, ShownIssue, StateReason, TimelineEvent, WantedState,
 };
 pub use listing::{ListFilter, Listed, StateCounts, StateFilter, SuggestionPage};
+pub use lists::{EXAMINE_LIMIT, MAX_REFERENCES};
 pub use organize::{
     ChangeKind, MAX_DEPTH, MAX_ITEMS, MAX_OPERATIONS, NodeKind, Operation, Organized, Placement,
     Plan, Preview, PreviewItem, Ref, Selection, Tree, TreeCounts, TreeNode, Version,

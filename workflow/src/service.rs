@@ -82,6 +82,7 @@ impl Workflow {
             }),
         };
         workflow.index_threads()?;
+        workflow.index_lists()?;
         workflow.reconcile()?;
         Ok(workflow)
     }

@@ -224,6 +224,7 @@ impl Writer<'_> {
                 auto,
             };
             self.put(REVIEW_REQUESTS, &key, &request)?;
+            self.index_reviewer(handle, suggestion.id)?;
             asked.push(handle.clone());
         }
         if asked.is_empty() {
