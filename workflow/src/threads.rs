@@ -250,7 +250,10 @@ fn ranges_starting_with(digits: &str) -> Vec<(u64, u64)> {
         let Some(low) = first.checked_mul(scale) else {
             break;
         };
-        let high = (first + 1).checked_mul(scale).map_or(u64::MAX, |h| h - 1);
+        let high = first
+            .checked_add(1)
+            .and_then(|next| next.checked_mul(scale))
+            .map_or(u64::MAX, |h| h - 1);
         out.push((low, high));
         if high == u64::MAX {
             break;
