@@ -262,11 +262,8 @@ impl Workflow {
             }
         }
         if let Some(reviewer) = &filter.reviewer {
-            // Read last: it costs a scan of the reviews and requests.
-            return Ok(self
-                .review_summary(suggestion.id)?
-                .reviewers
-                .contains(reviewer));
+            // Read last: a point read of the request, else a scan of the reviews.
+            return self.is_reviewer(suggestion.id, reviewer);
         }
         Ok(true)
     }
