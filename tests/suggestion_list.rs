@@ -1,6 +1,7 @@
 //! `GET /v1/suggestions` end to end: state filters and the older `status=`, open and closed
 //! counts, author, reviewer and `q` filters, paging newest first with cursor and Link, and the
-//! 400 answers for bad parameters.
+//! 400 answers for bad parameters; every page walked with its cursor holds each suggestion once,
+//! counts follow state changes, and a tampered cursor is refused.
 
 mod common;
 
@@ -16,7 +17,7 @@ fn s() -> &'static Shared {
     static S: OnceLock<Shared> = OnceLock::new();
     S.get_or_init(|| {
         Shared::start_demo_with(|dir, extra| {
-            dir.add_people(extra, &["lister"]);
+            dir.add_people(extra, &["lister", "counter"]);
         })
     })
 }
@@ -240,4 +241,124 @@ async fn the_list_is_in_the_openapi_document() {
     ];
     parameters(&doc, "/v1/suggestions", "get", &names);
     assert!(doc["components"]["schemas"]["SuggestionListItem"].is_object());
+}
+
+/// Every id of `query` (the lister's), walked one page of `limit` at a time with `next`.
+async fn walked(api: &Api, query: &str, limit: usize) -> Vec<u64> {
+    let mut out = Vec::new();
+    let mut cursor: Option<String> = None;
+    for _ in 0..50 {
+        let path = format!(
+            "/v1/suggestions?author={}&{query}&limit={limit}{}",
+            enc(&lister()),
+            cursor
+                .as_ref()
+                .map(|c| format!("&cursor={c}"))
+                .unwrap_or_default()
+        );
+        let reply = api.get(&path).await.expect_ok();
+        out.extend(ids(&reply.json()));
+        match reply.next_cursor() {
+            Some(next) => cursor = Some(next),
+            None => return out,
+        }
+    }
+    panic!("{query}: the cursor never ends");
+}
+
+#[tokio::test]
+async fn walking_the_cursor_gives_each_suggestion_once_in_order() {
+    let m = made().await;
+    let anon = s().anon();
+    let reviewer = format!("reviewer={}", enc(&s().steward_handle));
+    for query in [
+        "state=all",
+        "state=open",
+        "state=closed",
+        "status=merged",
+        "q=alpha&state=all",
+        reviewer.as_str(),
+    ] {
+        let whole = ids(&list(&anon, &format!("{query}&limit=100")).await);
+        for limit in [1, 2] {
+            assert_eq!(
+                walked(&anon, query, limit).await,
+                whole,
+                "{query} by {limit}"
+            );
+        }
+    }
+    assert_eq!(
+        walked(&anon, "state=all", 1).await,
+        [m.alpha_again, m.withdrawn, m.merged, m.alpha]
+    );
+}
+
+#[tokio::test]
+async fn a_tampered_cursor_is_refused() {
+    made().await;
+    let anon = s().anon();
+    let path = format!(
+        "/v1/suggestions?author={}&state=all&limit=1",
+        enc(&lister())
+    );
+    let cursor = anon
+        .get(&path)
+        .await
+        .expect_ok()
+        .next_cursor()
+        .expect("a second page");
+    // Each character changed in turn: the checksum catches every one.
+    for at in [0, cursor.len() / 2, cursor.len() - 1] {
+        let mut bytes = cursor.clone().into_bytes();
+        bytes[at] = if bytes[at] == b'A' { b'B' } else { b'A' };
+        let tampered = String::from_utf8(bytes).expect("ascii");
+        let message = anon
+            .get(&format!("{path}&cursor={tampered}"))
+            .await
+            .expect_error(400, "bad-request");
+        assert!(message.contains("cursor"), "{message}");
+    }
+}
+
+#[tokio::test]
+async fn counts_follow_each_state_change() {
+    let me = s().token("counter");
+    let who = s().handle("counter");
+    let anon = s().anon();
+    let counted = |query: &'static str| {
+        let anon = anon.clone();
+        let who = who.clone();
+        async move {
+            counts(
+                &anon
+                    .get(&format!("/v1/suggestions?author={}&{query}", enc(&who)))
+                    .await
+                    .expect_ok()
+                    .json(),
+            )
+        }
+    };
+    assert_eq!(counted("state=all").await, (0, 0));
+    let _draft = draft(&me, "not counted").await;
+    assert_eq!(counted("state=all").await, (0, 0), "drafts are not counted");
+    let (first, _) = propose(&me, "counted one", &[a_set("k1")]).await;
+    let (second, _) = propose(&me, "counted two", &[a_set("k2")]).await;
+    assert_eq!(counted("state=closed").await, (2, 0));
+    me.post_empty(&format!("/v1/suggestions/{first}/withdraw"))
+        .await
+        .expect(200);
+    assert_eq!(counted("state=open").await, (1, 1));
+    approve(&s().steward(), second).await.expect(200);
+    assert_eq!(counted("state=all").await, (0, 2));
+    let closed = list_of(&anon, &who, "state=closed").await;
+    assert_eq!(ids(&closed), [second, first]);
+    assert!(ids(&list_of(&anon, &who, "state=open").await).is_empty());
+}
+
+async fn list_of(api: &Api, author: &str, query: &str) -> Value {
+    api.get(&format!("/v1/suggestions?author={}&{query}", enc(author)))
+        .await
+        .expect_ok()
+        .json()
 }

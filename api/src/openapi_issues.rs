@@ -87,7 +87,8 @@ pub(crate) struct IssueCounts {
 #[derive(Serialize, ToSchema)]
 pub(crate) struct IssueList {
     items: Vec<Issue>,
-    /// The cursor of the next page, or null on the last.
+    /// The cursor of the next page, or null on the last. A request examines at most 2,000
+    /// issues: a page cut short by that holds fewer than `limit` and still has `next`.
     next: Option<String>,
     counts: IssueCounts,
 }

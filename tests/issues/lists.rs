@@ -177,3 +177,118 @@ async fn threads_are_found_by_number_and_words() {
             .expect_error(400, "bad-request");
     }
 }
+
+/// Every issue number of `query`, walked `limit` at a time with `next`.
+async fn walked(api: &crate::common::http::Api, query: &str, limit: usize) -> Vec<u64> {
+    let mut out = Vec::new();
+    let mut cursor: Option<String> = None;
+    for _ in 0..100 {
+        let path = format!(
+            "/v1/issues?{query}&limit={limit}{}",
+            cursor
+                .as_ref()
+                .map(|c| format!("&cursor={c}"))
+                .unwrap_or_default()
+        );
+        let reply = api.get(&path).await.expect(200);
+        out.extend(numbers(&reply.json()));
+        match reply.next_cursor() {
+            Some(next) => cursor = Some(next),
+            None => return out,
+        }
+    }
+    panic!("{query}: the cursor never ends");
+}
+
+#[tokio::test]
+async fn walking_the_cursor_gives_each_issue_once_and_counts_follow_states() {
+    let me = s().token("pager");
+    let who = enc(&handle("pager"));
+    let anon = s().anon();
+    let mut made = Vec::new();
+    for n in 0..5 {
+        made.push(number(
+            &open(&me, json!({ "title": format!("paged issue {n}") })).await,
+        ));
+    }
+    me.post(
+        &format!("/v1/issues/{}/state", made[1]),
+        &json!({ "state": "completed" }),
+    )
+    .await
+    .expect(200);
+    made.reverse();
+    for limit in [1, 2, 100] {
+        assert_eq!(
+            walked(&anon, &format!("author={who}&state=all"), limit).await,
+            made,
+            "by {limit}"
+        );
+    }
+    let open_ones: Vec<u64> = made.iter().copied().filter(|n| *n != made[3]).collect();
+    assert_eq!(walked(&anon, &format!("author={who}"), 1).await, open_ones);
+    assert_eq!(
+        walked(&anon, &format!("author={who}&state=closed"), 1).await,
+        [made[3]]
+    );
+    assert_eq!(
+        walked(&anon, &format!("author={who}&state=all&q=paged+issue"), 2).await,
+        made
+    );
+    let list = anon
+        .get_json(&format!("/v1/issues?author={who}&state=closed"))
+        .await;
+    assert_eq!(counts(&list), (4, 1));
+
+    // A cursor altered anywhere is refused.
+    let first = anon
+        .get(&format!("/v1/issues?author={who}&state=all&limit=1"))
+        .await
+        .expect(200);
+    let cursor = first.next_cursor().expect("a second page");
+    let mut bytes = cursor.into_bytes();
+    let last = bytes.len() - 1;
+    bytes[last] = if bytes[last] == b'A' { b'B' } else { b'A' };
+    let tampered = String::from_utf8(bytes).expect("ascii");
+    anon.get(&format!(
+        "/v1/issues?author={who}&state=all&limit=1&cursor={tampered}"
+    ))
+    .await
+    .expect_error(400, "bad-request");
+}
+
+/// Words no index holds are checked on at most EXAMINE_LIMIT (2,000) issues a request: a page
+/// that meets the bound answers what it found with a `next` that goes on from there.
+#[tokio::test]
+async fn a_word_search_examines_a_bounded_number_of_issues_per_request() {
+    const EXAMINE_LIMIT: usize = 2_000;
+    let me = s().token("examiner");
+    let who = enc(&handle("examiner"));
+    let anon = s().anon();
+    let word = common::unique("needle");
+    let needle = number(&open(&me, json!({ "title": format!("the {word}") })).await);
+    for n in 0..EXAMINE_LIMIT {
+        open(&me, json!({ "title": format!("hay {n}") })).await;
+    }
+    let first = anon
+        .get(&format!("/v1/issues?author={who}&q={word}"))
+        .await
+        .expect(200);
+    assert!(
+        numbers(&first.json()).is_empty(),
+        "the needle is past the bound"
+    );
+    let cursor = first.next_cursor().expect("the examination goes on");
+    let second = anon
+        .get(&format!("/v1/issues?author={who}&q={word}&cursor={cursor}"))
+        .await
+        .expect(200);
+    assert_eq!(numbers(&second.json()), [needle]);
+    assert!(second.next_cursor().is_none());
+    // An author's open list needs no examination: one page, with its counters.
+    let page = anon
+        .get_json(&format!("/v1/issues?author={who}&limit=100"))
+        .await;
+    assert_eq!(numbers(&page).len(), 100);
+    assert_eq!(counts(&page), (EXAMINE_LIMIT as u64 + 1, 0));
+}

@@ -28,7 +28,12 @@ pub(crate) fn s() -> &'static Shared {
     static S: OnceLock<Shared> = OnceLock::new();
     S.get_or_init(|| {
         Shared::start_demo_with(|dir, extra| {
-            dir.add_people(extra, &["author", "opener", "stranger", "keeper", "lister"]);
+            dir.add_people(
+                extra,
+                &[
+                    "author", "opener", "stranger", "keeper", "lister", "pager", "examiner",
+                ],
+            );
             dir.add_reader(extra);
         })
     })

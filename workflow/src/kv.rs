@@ -75,6 +75,9 @@ pub const ALL: &[&str] = &[
     INBOX,
     INBOX_IDS,
     INBOX_UNREAD,
+    crate::lists::SUGGESTION_LISTS,
+    crate::lists::ISSUE_LISTS,
+    crate::lists::REFERENCES,
 ];
 
 const RECORD_VERSION: u8 = 1;
@@ -134,6 +137,29 @@ impl Kv {
             out.push((key.to_vec(), decode(cf, &value)?));
         }
         Ok(out)
+    }
+
+    /// An iterator over a column family, for the list indexes that walk and stop early.
+    pub fn iterator(
+        &self,
+        cf: &'static str,
+        mode: IteratorMode<'_>,
+    ) -> Result<rocksdb::DBIteratorWithThreadMode<'_, DB>> {
+        Ok(self.db.iterator_cf(self.cf(cf)?, mode))
+    }
+
+    /// Calls `each` on every record of a column family in key order, one at a time (the one-off
+    /// backfills use it; nothing a request does).
+    pub fn for_each<T: DeserializeOwned>(
+        &self,
+        cf: &'static str,
+        mut each: impl FnMut(&[u8], T) -> Result<()>,
+    ) -> Result<()> {
+        for entry in self.db.iterator_cf(self.cf(cf)?, IteratorMode::Start) {
+            let (key, value) = entry?;
+            each(&key, decode(cf, &value)?)?;
+        }
+        Ok(())
     }
 
     /// Raw keys and values under a prefix (for index families whose values are empty).

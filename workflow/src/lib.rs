@@ -58,6 +58,7 @@
 
 mod accounts;
 mod against_main;
+mod bulk;
 mod checks;
 mod clock;
 mod contents_map;
@@ -71,6 +72,7 @@ mod issues;
 mod kv;
 mod limits;
 mod listing;
+mod lists;
 mod live;
 mod main_item;
 mod merge3;
@@ -94,6 +96,7 @@ mod tokens;
 mod words;
 
 pub use accounts::{Account, AccountId, NewAccount};
+pub use bulk::Generate;
 pub use checks::{Check, CheckName, CheckStatus, MAX_PROBLEMS, Problem};
 pub use clock::{Clock, ManualClock, SystemClock, Timestamp};
 pub use contents_map::{ContentsMapRequest, NewUnit, PageRange, PageScheme};
@@ -116,6 +119,7 @@ pub use issues::{
 };
 pub use limits::{MAX_BOT_SUGGESTION_ITEMS, MAX_DATA_DEPTH, MAX_SUGGESTION_ITEMS};
 pub use listing::{ListFilter, Listed, StateCounts, StateFilter, SuggestionPage};
+pub use lists::{EXAMINE_LIMIT, MAX_REFERENCES};
 pub use organize::{
     ChangeKind, MAX_DEPTH, MAX_ITEMS, MAX_OPERATIONS, MAX_PLAN_ITEMS, NodeKind, Operation,
     Organized, Placement, Plan, Preview, PreviewItem, Ref, Selection, Tree, TreeCounts, TreeNode,

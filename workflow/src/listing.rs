@@ -9,12 +9,13 @@
 //! `reviewer=` matches either. Approvals and "changes requested" count each reviewer's latest
 //! approve-or-request-changes verdict.
 //!
-//! This is a full scan of `wf_suggestions`, which is cheap at the catalog's size; an index by
-//! state (and by author) comes when the lists grow.
+//! A page is one seek into the list indexes (`crate::lists`), and its counts are counters kept
+//! with them; filters without an index of their own are checked on the record, over a bounded
+//! examination ([`EXAMINE_LIMIT`]).
 
 use crate::error::Result;
 use crate::handle::Handle;
-use crate::kv::SUGGESTIONS;
+use crate::lists::{self, EXAMINE_LIMIT, SUGGESTION_COUNTS, SUGGESTION_LISTS, Step, Stop};
 use crate::service::Workflow;
 use crate::subject::Subject;
 use crate::suggestions::{Status, Suggestion, SuggestionId, ThreadNumber};
@@ -100,56 +101,144 @@ pub struct SuggestionPage {
 
 impl Workflow {
     /// One page of suggestions older than `before` (all when `None`), newest first.
+    ///
+    /// The page is read from the index that fits the filters best (the author's, else the
+    /// reviewer's, else the state's), checking the other filters on each record; at most
+    /// [`EXAMINE_LIMIT`] entries are examined, and when that stops the page early its `next`
+    /// continues where the examination stopped.
     pub fn list_suggestions(
         &self,
         filter: &ListFilter,
         before: Option<SuggestionId>,
         limit: usize,
     ) -> Result<SuggestionPage> {
-        let all = self.kv().scan_prefix::<Suggestion>(SUGGESTIONS, b"")?;
+        let (scope, class) = self.driving_index(filter);
         let mut items = Vec::new();
-        let mut counts = StateCounts::default();
         let mut more = false;
-        // Keys are big-endian ids, so walking backwards is newest first.
-        for (_, suggestion) in all.into_iter().rev() {
-            if suggestion.status == Status::Draft || !self.matches(filter, &suggestion)? {
-                continue;
-            }
-            if is_open(suggestion.status) {
-                counts.open += 1;
-            } else {
-                counts.closed += 1;
-            }
-            let on_page =
-                filter.state.admits(suggestion.status) && before.is_none_or(|b| suggestion.id < b);
-            if !on_page {
-                continue;
-            }
-            if items.len() == limit {
-                more = true;
-                continue;
-            }
-            let summary = self.review_summary(suggestion.id)?;
-            let fixes = self.fixes_of(&suggestion);
-            items.push(Listed {
-                comments: self.comment_count(&Subject::Changeset(suggestion.id))?,
-                reviewers: summary.reviewers,
-                approvals: summary.approvals,
-                changes_requested: summary.changes_requested,
-                suggestion,
-                fixes,
-            });
-        }
-        let next = if more {
-            items.last().map(|l| l.suggestion.id)
-        } else {
-            None
+        let stop = match class {
+            None => Stop::End,
+            Some(class) => lists::walk(
+                self.kv(),
+                SUGGESTION_LISTS,
+                &lists::prefix(&scope, class),
+                before.map(|b| b.0),
+                EXAMINE_LIMIT,
+                |id| {
+                    let Some(suggestion) = self.suggestion(SuggestionId(id))? else {
+                        return Ok(Step::Go);
+                    };
+                    if !filter.state.admits(suggestion.status)
+                        || !self.matches(filter, &suggestion)?
+                    {
+                        return Ok(Step::Go);
+                    }
+                    if items.len() == limit {
+                        more = true;
+                        return Ok(Step::Stop);
+                    }
+                    items.push(self.listed(suggestion)?);
+                    Ok(Step::Go)
+                },
+            )?,
+        };
+        let next = match stop {
+            Stop::Budget(at) => Some(SuggestionId(at)),
+            _ if more => items.last().map(|l: &Listed| l.suggestion.id),
+            _ => None,
         };
         Ok(SuggestionPage {
             items,
             next,
-            counts,
+            counts: self.suggestion_counts(filter)?,
         })
+    }
+
+    fn listed(&self, suggestion: Suggestion) -> Result<Listed> {
+        let summary = self.review_summary(suggestion.id)?;
+        let fixes = self.fixes_of(&suggestion);
+        Ok(Listed {
+            comments: self.comment_count(&Subject::Changeset(suggestion.id))?,
+            reviewers: summary.reviewers,
+            approvals: summary.approvals,
+            changes_requested: summary.changes_requested,
+            suggestion,
+            fixes,
+        })
+    }
+
+    /// The index scope and class a list walks: the narrowest the filters name. `None` when no
+    /// suggestion can be listed (`status=draft`).
+    fn driving_index(&self, filter: &ListFilter) -> (String, Option<u8>) {
+        let class = match filter.state {
+            StateFilter::Open => Some(lists::OPEN),
+            StateFilter::Closed => Some(lists::CLOSED),
+            StateFilter::All => Some(lists::ANY),
+            StateFilter::Exactly(Status::Draft) => None,
+            StateFilter::Exactly(status) if is_open(status) => Some(lists::OPEN),
+            StateFilter::Exactly(_) => Some(lists::CLOSED),
+        };
+        match (&filter.author, &filter.reviewer) {
+            (Some(author), _) => (lists::author_scope(author.as_str()), class),
+            // Reviewer entries carry no class: the state is checked on the record.
+            (None, Some(reviewer)) => (
+                lists::reviewer_scope(reviewer.as_str()),
+                class.map(|_| lists::ANY),
+            ),
+            (None, None) => (lists::ALL.to_string(), class),
+        }
+    }
+
+    /// The open and closed counts of what the author, reviewer and word filters admit: read
+    /// from counters with no filter or only an author; otherwise counted over the newest
+    /// [`EXAMINE_LIMIT`] entries of the narrowest index.
+    fn suggestion_counts(&self, filter: &ListFilter) -> Result<StateCounts> {
+        let counted = |scope: &str| -> Result<StateCounts> {
+            Ok(StateCounts {
+                open: self.list_counter(&lists::counter_name(
+                    SUGGESTION_COUNTS,
+                    scope,
+                    lists::OPEN,
+                ))?,
+                closed: self.list_counter(&lists::counter_name(
+                    SUGGESTION_COUNTS,
+                    scope,
+                    lists::CLOSED,
+                ))?,
+            })
+        };
+        if filter.reviewer.is_none() && filter.words.is_empty() {
+            return match &filter.author {
+                Some(author) => counted(&lists::author_scope(author.as_str())),
+                None => counted(lists::ALL),
+            };
+        }
+        let all = ListFilter {
+            state: StateFilter::All,
+            ..filter.clone()
+        };
+        let (scope, _) = self.driving_index(&all);
+        let mut counts = StateCounts::default();
+        lists::walk(
+            self.kv(),
+            SUGGESTION_LISTS,
+            &lists::prefix(&scope, lists::ANY),
+            None,
+            EXAMINE_LIMIT,
+            |id| {
+                if let Some(s) = self.suggestion(SuggestionId(id))?
+                    && s.status != Status::Draft
+                    && self.matches(&all, &s)?
+                {
+                    if is_open(s.status) {
+                        counts.open += 1;
+                    } else {
+                        counts.closed += 1;
+                    }
+                }
+                Ok(Step::Go)
+            },
+        )?;
+        Ok(counts)
     }
 
     /// The author, reviewer and word filters (not the state, which counts ignore).
@@ -173,11 +262,8 @@ impl Workflow {
             }
         }
         if let Some(reviewer) = &filter.reviewer {
-            // Read last: it costs a scan of the reviews and requests.
-            return Ok(self
-                .review_summary(suggestion.id)?
-                .reviewers
-                .contains(reviewer));
+            // Read last: a point read of the request, else a scan of the reviews.
+            return self.is_reviewer(suggestion.id, reviewer);
         }
         Ok(true)
     }

@@ -99,6 +99,7 @@ impl Workflow {
             }),
         };
         workflow.index_threads()?;
+        workflow.index_lists()?;
         workflow.reconcile()?;
         Ok(workflow)
     }

@@ -22,7 +22,7 @@ use crate::paths;
 use crate::principal::Principal;
 use crate::service::Workflow;
 
-const SUGGESTION_COUNTER: &str = "suggestion";
+pub(crate) const SUGGESTION_COUNTER: &str = "suggestion";
 /// Suggestions and issues share one number space (`#12` is one or the other).
 pub(crate) const THREAD_COUNTER: &str = "thread";
 const MAX_TITLE_CHARS: usize = 200;
@@ -307,6 +307,9 @@ impl Workflow {
             not_yet_visible: false,
         };
         batch.put(SUGGESTIONS, &id.key(), &suggestion)?;
+        let mut deltas = crate::lists::Deltas::default();
+        crate::lists::reindex_suggestion(&mut batch, &mut deltas, None, &suggestion)?;
+        deltas.apply(self.kv(), &mut batch)?;
         crate::threads::index(
             &mut batch,
             number,
@@ -635,8 +638,17 @@ impl Workflow {
         }
     }
 
+    /// Writes a suggestion with its list index entries and counters. Callers hold its lock and
+    /// not the registry lock (taken here: the counters are read and written back).
     pub(crate) fn save_suggestion(&self, suggestion: &Suggestion) -> Result<()> {
-        self.kv().put(SUGGESTIONS, &suggestion.id.key(), suggestion)
+        let _guard = self.registry_lock();
+        let old = self.suggestion(suggestion.id)?;
+        let mut batch = self.kv().batch();
+        batch.put(SUGGESTIONS, &suggestion.id.key(), suggestion)?;
+        let mut deltas = crate::lists::Deltas::default();
+        crate::lists::reindex_suggestion(&mut batch, &mut deltas, old.as_ref(), suggestion)?;
+        deltas.apply(self.kv(), &mut batch)?;
+        self.kv().write(batch)
     }
 
     /// Every suggestion made to undo `original`, oldest first, whatever their status.

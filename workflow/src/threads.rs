@@ -14,7 +14,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::issues::{Issue, IssueId, IssueState};
+use rocksdb::{Direction, IteratorMode};
+
 use crate::kv::{self, META, SUGGESTIONS, THREADS};
+use crate::lists::EXAMINE_LIMIT;
 use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::suggestions::{Status, Suggestion, SuggestionId, ThreadNumber};
@@ -162,33 +165,41 @@ impl Workflow {
         {
             out.push(exact);
         }
-        let rows = self.kv().scan_prefix::<ThreadRef>(THREADS, b"")?;
-        // Keys are big-endian numbers, so walking backwards is newest first.
-        for (key, at) in rows.into_iter().rev() {
-            if out.len() >= limit {
-                break;
-            }
-            let number = ThreadNumber(kv::decode_u64(THREADS, &key)?);
-            let fits = match &wanted {
-                Wanted::Everything | Wanted::Words(_) => true,
-                Wanted::Digits(digits) => {
-                    number.0.to_string().starts_with(digits.as_str())
-                        && out.first().is_none_or(|t| t.number != number)
+        let ranges = match &wanted {
+            Wanted::Digits(digits) => ranges_starting_with(digits),
+            Wanted::Everything | Wanted::Words(_) => vec![(1, u64::MAX)],
+        };
+        let mut examined = 0usize;
+        // Newest first: the ranges run from the highest numbers down, and each is read
+        // backwards; at most EXAMINE_LIMIT numbers are looked at in all.
+        'ranges: for (low, high) in ranges {
+            let start = high.to_be_bytes();
+            let mode = IteratorMode::From(&start[..], Direction::Reverse);
+            for entry in self.kv().iterator(THREADS, mode)? {
+                let (key, value) = entry?;
+                let number = ThreadNumber(kv::decode_u64(THREADS, &key)?);
+                if number.0 < low {
+                    break;
                 }
-            };
-            if !fits {
-                continue;
-            }
-            let Some(thread) = self.shown_thread(viewer, number, at)? else {
-                continue;
-            };
-            if let Wanted::Words(words) = &wanted {
-                let title = thread.title.as_deref().unwrap_or("").to_lowercase();
-                if !words.iter().all(|w| title.contains(w.as_str())) {
+                if out.len() >= limit || examined == EXAMINE_LIMIT {
+                    break 'ranges;
+                }
+                examined += 1;
+                if out.first().is_some_and(|t: &Thread| t.number == number) {
                     continue;
                 }
+                let at: ThreadRef = kv::decode(THREADS, &value)?;
+                let Some(thread) = self.shown_thread(viewer, number, at)? else {
+                    continue;
+                };
+                if let Wanted::Words(words) = &wanted {
+                    let title = thread.title.as_deref().unwrap_or("").to_lowercase();
+                    if !words.iter().all(|w| title.contains(w.as_str())) {
+                        continue;
+                    }
+                }
+                out.push(thread);
             }
-            out.push(thread);
         }
         out.truncate(limit);
         Ok(out)
@@ -221,6 +232,39 @@ impl Workflow {
     }
 }
 
+/// The ranges of numbers whose decimal digits start with `digits`, highest first: `12` is 12,
+/// 120-129, 1200-1299 and so on up to what a u64 holds. None when `digits` starts with a zero
+/// (no number is written so).
+fn ranges_starting_with(digits: &str) -> Vec<(u64, u64)> {
+    let Ok(first) = digits.parse::<u64>() else {
+        return Vec::new();
+    };
+    if digits.starts_with('0') {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut scale: u64 = 1;
+    loop {
+        let Some(low) = first.checked_mul(scale) else {
+            break;
+        };
+        let high = first
+            .checked_add(1)
+            .and_then(|next| next.checked_mul(scale))
+            .map_or(u64::MAX, |h| h - 1);
+        out.push((low, high));
+        if high == u64::MAX {
+            break;
+        }
+        let Some(next) = scale.checked_mul(10) else {
+            break;
+        };
+        scale = next;
+    }
+    out.reverse();
+    out
+}
+
 fn thread_of(issue: Issue) -> Thread {
     Thread {
         number: issue.number,
@@ -234,6 +278,23 @@ fn thread_of(issue: Issue) -> Thread {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_starting_with_digits_are_ranges_highest_first() {
+        let ranges = ranges_starting_with("12");
+        assert_eq!(ranges.last(), Some(&(12, 12)));
+        assert_eq!(ranges[ranges.len() - 2], (120, 129));
+        assert_eq!(ranges[ranges.len() - 3], (1200, 1299));
+        assert!(ranges.windows(2).all(|w| w[0].0 > w[1].1));
+        assert!(ranges_starting_with("012").is_empty());
+        assert_eq!(
+            ranges_starting_with("18446744073709551615"),
+            [(u64::MAX, u64::MAX)]
+        );
+        for (low, high) in ranges_starting_with("1") {
+            assert!(low.to_string().starts_with('1') && high.to_string().starts_with('1'));
+        }
+    }
 
     #[test]
     fn a_query_is_digits_words_or_nothing() {

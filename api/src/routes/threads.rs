@@ -27,7 +27,8 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
 #[into_params(parameter_in = Query)]
 struct FindQuery {
     /// A number (`12` or `#12`: that one first, then numbers starting with its digits), or words
-    /// that must all be in the title. Without it, the newest.
+    /// that must all be in the title (looked for among the newest 2,000 numbers). Without it,
+    /// the newest.
     q: Option<String>,
     /// 1-20, default 10.
     limit: Option<String>,

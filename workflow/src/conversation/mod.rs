@@ -32,6 +32,7 @@ pub(crate) mod writer;
 pub use comments::{Anchor, Comment, CommentId, NewComment};
 pub use edit::SuggestionEdit;
 pub use requests::ReviewRequest;
+pub(crate) use reviews::ReviewRecord;
 pub use reviews::{NewFieldComment, NewReview, Review, ReviewId, Reviewed, Verdict};
 pub use timeline::{Conversation, Event, EventKind, TimelineItem};
 pub use view::{ChangeAction, FieldChange, ItemChange, REVIEW_VIEW_ITEMS, ReviewView};

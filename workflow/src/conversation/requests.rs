@@ -42,6 +42,19 @@ fn request_key(id: SuggestionId, handle: &Handle) -> Vec<u8> {
 }
 
 impl Workflow {
+    /// Whether `handle` is asked to review suggestion `id` or reviewed it: the same answer as
+    /// `review_summary(id).reviewers.contains(handle)`, with a point read first.
+    pub(crate) fn is_reviewer(&self, id: SuggestionId, handle: &Handle) -> Result<bool> {
+        if self
+            .kv()
+            .get_raw(REVIEW_REQUESTS, &request_key(id, handle))?
+            .is_some()
+        {
+            return Ok(true);
+        }
+        Ok(self.review_records(id)?.iter().any(|r| r.author == *handle))
+    }
+
     /// Asks people to review. Asking someone already asked changes nothing; asking someone who
     /// has reviewed asks them again. Answers who is asked now.
     pub fn request_reviews(
@@ -230,6 +243,7 @@ impl Writer<'_> {
                 auto,
             };
             self.put(REVIEW_REQUESTS, &key, &request)?;
+            self.index_reviewer(handle, suggestion.id)?;
             asked.push(handle.clone());
         }
         if asked.is_empty() {

@@ -421,6 +421,7 @@ impl Writer<'_> {
             at,
         };
         self.put(REVIEWS, &review_key(suggestion.id, id), &record)?;
+        self.index_reviewer(&principal.handle, suggestion.id)?;
         self.timeline(suggestion.id, &Entry::Review { review: id })?;
         // A review answers the request to review.
         let request = [

@@ -74,6 +74,11 @@ pub(crate) struct Writer<'a> {
     /// so a second notice in the same write finds them (they are not in the store yet).
     pub(crate) inbox_touched: HashMap<Vec<u8>, crate::inbox::LineRecord>,
     looked: Looked,
+    /// Suggestions saved so far, so a second save in the same write moves its index entries
+    /// from the first (the store does not have it yet).
+    saved: HashMap<SuggestionId, Suggestion>,
+    /// List counters moved by the saved suggestions, written at the end.
+    deltas: crate::lists::Deltas,
     _registry: MutexGuard<'a, ()>,
 }
 
@@ -91,6 +96,8 @@ impl<'a> Writer<'a> {
             counters: BTreeMap::new(),
             inbox_touched: HashMap::new(),
             looked,
+            saved: HashMap::new(),
+            deltas: crate::lists::Deltas::default(),
             _registry: guard,
         }
     }
@@ -139,9 +146,34 @@ impl<'a> Writer<'a> {
         self.batch.delete(cf, key)
     }
 
+    /// Saves a suggestion with its list index entries (the counters move at the end).
     pub(crate) fn save_suggestion(&mut self, suggestion: &Suggestion) -> Result<()> {
+        let old = match self.saved.get(&suggestion.id) {
+            Some(s) => Some(s.clone()),
+            None => self.wf.suggestion(suggestion.id)?,
+        };
+        crate::lists::reindex_suggestion(
+            &mut self.batch,
+            &mut self.deltas,
+            old.as_ref(),
+            suggestion,
+        )?;
+        self.saved.insert(suggestion.id, suggestion.clone());
         self.batch
             .put(SUGGESTIONS, &suggestion.id.key(), suggestion)
+    }
+
+    /// Lists suggestion `id` under `handle`'s reviewer list (they reviewed it or are asked to).
+    pub(crate) fn index_reviewer(
+        &mut self,
+        handle: &crate::Handle,
+        id: SuggestionId,
+    ) -> Result<()> {
+        self.batch.put_raw(
+            crate::lists::SUGGESTION_LISTS,
+            &crate::lists::reviewer_entry(handle.as_str(), id.0),
+            &[],
+        )
     }
 
     /// Appends one entry to a suggestion's timeline.
@@ -161,6 +193,7 @@ impl<'a> Writer<'a> {
         for (name, value) in std::mem::take(&mut self.counters) {
             self.batch.set_counter(name, value)?;
         }
+        std::mem::take(&mut self.deltas).apply(self.wf.kv(), &mut self.batch)?;
         self.wf.kv().write(self.batch)
     }
 }

@@ -64,6 +64,8 @@ impl Workflow {
         let at = Timestamp::parse(&commit.at).unwrap_or_else(|| self.now());
         let merger = Handle::parse(&commit.merged_by).ok();
         let mut batch = self.kv().batch();
+        // Several closings of one batch move the same counters: gathered, applied once.
+        let mut deltas = crate::lists::Deltas::default();
         for number in numbers {
             let Some(mut issue) = self.issue_by_number(number)? else {
                 continue;
@@ -77,7 +79,9 @@ impl Workflow {
             issue.closed_by = merger.clone();
             issue.closed_by_suggestion = Some(suggestion.number);
             issue.updated_at = at;
+            let old = self.issue_record(issue.id)?;
             batch.put(ISSUES, &issue.id.key(), &issue)?;
+            crate::lists::reindex_issue(&mut batch, &mut deltas, old.as_ref(), &issue)?;
             let event = TimelineEvent {
                 at,
                 actor: merger.clone(),
@@ -96,6 +100,7 @@ impl Workflow {
                 "issue closed by a merged suggestion"
             );
         }
+        deltas.apply(self.kv(), &mut batch)?;
         batch.put_raw(META, &marker, &commit.seq.0.to_be_bytes())?;
         self.kv().write(batch)?;
         Ok(())

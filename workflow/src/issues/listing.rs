@@ -2,16 +2,18 @@
 //! `#number`), with the open and closed counts of everything the other filters admit. A reader
 //! never sees, nor counts, a private issue they may not read.
 //!
-//! This is a full scan of `wf_issues`, like the suggestion list; an index by state comes when
-//! the lists grow.
+//! A page is one seek into `wf_issue_lists` (`crate::lists`), with the other filters checked on
+//! each record over a bounded examination ([`EXAMINE_LIMIT`]); counts are counters where the
+//! filters allow.
 
 use catalog_schemas::Id;
 
+use crate::accounts::AccountId;
 use crate::error::Result;
 use crate::handle::Handle;
 use crate::issues::record::{Issue, IssueId, IssueState, ReportKind, ShownIssue};
-use crate::kv::ISSUES;
 use crate::listing::StateCounts;
+use crate::lists::{self, EXAMINE_LIMIT, ISSUE_COUNTS, ISSUE_LISTS, Step, Stop};
 use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::suggestions::ThreadNumber;
@@ -100,45 +102,153 @@ impl Workflow {
             },
             None => None,
         };
+        let class = match filter.state {
+            IssueStateFilter::Open => lists::OPEN,
+            IssueStateFilter::Closed => lists::CLOSED,
+            IssueStateFilter::All => lists::ANY,
+        };
+        let scope = match author {
+            Some(a) => lists::author_scope(&a.0.to_string()),
+            None => match filter.query {
+                // One number is one issue: read it, not a list.
+                IssueQuery::Number(n) => return self.one_issue(viewer, filter, author, n, before),
+                IssueQuery::Words(_) => lists::ALL.to_string(),
+            },
+        };
         let mut items = Vec::new();
-        let mut counts = StateCounts::default();
         let mut more = false;
-        // Keys are big-endian ids, so walking backwards is newest first.
-        for (_, issue) in self
-            .kv()
-            .scan_prefix::<Issue>(ISSUES, b"")?
-            .into_iter()
-            .rev()
-        {
-            if author.is_some_and(|a| issue.author != Some(a))
-                || !matches(filter, &issue)
-                || !self.may_read_issue(viewer, &issue)?
-            {
-                continue;
-            }
-            match issue.state {
-                IssueState::Open => counts.open += 1,
-                IssueState::Closed => counts.closed += 1,
-            }
-            if !filter.state.admits(issue.state) || before.is_some_and(|b| issue.id >= b) {
-                continue;
-            }
-            if items.len() == limit {
-                more = true;
-                continue;
-            }
-            items.push(self.shown(issue)?);
-        }
-        let next = if more {
-            items.last().map(|i: &ShownIssue| i.issue.id)
-        } else {
-            None
+        let stop = lists::walk(
+            self.kv(),
+            ISSUE_LISTS,
+            &lists::prefix(&scope, class),
+            before.map(|b| b.0),
+            EXAMINE_LIMIT,
+            |id| {
+                let Some(issue) = self.issue_record(IssueId(id))? else {
+                    return Ok(Step::Go);
+                };
+                if !filter.state.admits(issue.state)
+                    || !matches(filter, &issue)
+                    || !self.may_read_issue(viewer, &issue)?
+                {
+                    return Ok(Step::Go);
+                }
+                if items.len() == limit {
+                    more = true;
+                    return Ok(Step::Stop);
+                }
+                items.push(self.shown(issue)?);
+                Ok(Step::Go)
+            },
+        )?;
+        let next = match stop {
+            Stop::Budget(at) => Some(IssueId(at)),
+            _ if more => items.last().map(|i: &ShownIssue| i.issue.id),
+            _ => None,
         };
         Ok(IssuePage {
             items,
             next,
-            counts,
+            counts: self.issue_counts(viewer, filter, &scope)?,
         })
+    }
+
+    /// `q=#N`: the one issue holding that number, if it passes the other filters.
+    fn one_issue(
+        &self,
+        viewer: Option<&Principal>,
+        filter: &IssueFilter,
+        author: Option<AccountId>,
+        number: ThreadNumber,
+        before: Option<IssueId>,
+    ) -> Result<IssuePage> {
+        let mut page = IssuePage {
+            items: Vec::new(),
+            next: None,
+            counts: StateCounts::default(),
+        };
+        let Some(issue) = self.issue_by_number(number)? else {
+            return Ok(page);
+        };
+        if author.is_some_and(|a| issue.author != Some(a))
+            || !matches(filter, &issue)
+            || !self.may_read_issue(viewer, &issue)?
+        {
+            return Ok(page);
+        }
+        match issue.state {
+            IssueState::Open => page.counts.open += 1,
+            IssueState::Closed => page.counts.closed += 1,
+        }
+        if filter.state.admits(issue.state) && before.is_none_or(|b| issue.id < b) {
+            page.items.push(self.shown(issue)?);
+        }
+        Ok(page)
+    }
+
+    /// The open and closed counts of the issues `viewer` may read that the filters (but the
+    /// state) admit. Without kind, item or words they are counters: the public ones of the scope,
+    /// plus the private ones for a steward; another reader's readable private issues are
+    /// counted over the newest [`EXAMINE_LIMIT`] private ones. With those filters, everything is
+    /// counted over the newest [`EXAMINE_LIMIT`] entries of the scope.
+    fn issue_counts(
+        &self,
+        viewer: Option<&Principal>,
+        filter: &IssueFilter,
+        scope: &str,
+    ) -> Result<StateCounts> {
+        let unfiltered = filter.kind.is_none()
+            && filter.entity.is_none()
+            && matches!(&filter.query, IssueQuery::Words(w) if w.is_empty());
+        let counter = |visibility: &str, class: u8| {
+            self.list_counter(&lists::counter_name(
+                &format!("{ISSUE_COUNTS}/{visibility}"),
+                scope,
+                class,
+            ))
+        };
+        let mut counts = StateCounts::default();
+        let mut examine = |scope: &str, only_private: bool| -> Result<()> {
+            lists::walk(
+                self.kv(),
+                ISSUE_LISTS,
+                &lists::prefix(scope, lists::ANY),
+                None,
+                EXAMINE_LIMIT,
+                |id| {
+                    if let Some(issue) = self.issue_record(IssueId(id))?
+                        && (!only_private || issue.private)
+                        && matches(filter, &issue)
+                        && self.may_read_issue(viewer, &issue)?
+                    {
+                        match issue.state {
+                            IssueState::Open => counts.open += 1,
+                            IssueState::Closed => counts.closed += 1,
+                        }
+                    }
+                    Ok(Step::Go)
+                },
+            )?;
+            Ok(())
+        };
+        if !unfiltered {
+            examine(scope, false)?;
+            return Ok(counts);
+        }
+        match viewer {
+            Some(p) if p.steward => {}
+            Some(_) if scope == lists::ALL => examine(lists::PRIVATE, true)?,
+            // An author's list: their private issues are few, and only some readers see them.
+            Some(_) => examine(scope, true)?,
+            None => {}
+        }
+        counts.open += counter("public", lists::OPEN)?;
+        counts.closed += counter("public", lists::CLOSED)?;
+        if viewer.is_some_and(|p| p.steward) {
+            counts.open += counter("private", lists::OPEN)?;
+            counts.closed += counter("private", lists::CLOSED)?;
+        }
+        Ok(counts)
     }
 }
 

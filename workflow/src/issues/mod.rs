@@ -24,7 +24,7 @@
 mod access;
 mod closing;
 mod listing;
-mod mentions;
+pub(crate) mod mentions;
 mod opening;
 mod record;
 mod state;
@@ -34,6 +34,7 @@ mod view;
 use catalog_projector::Lookup;
 
 pub use listing::{IssueFilter, IssuePage, IssueQuery, IssueStateFilter};
+pub(crate) use opening::ISSUE_COUNTER;
 pub use opening::NewIssue;
 pub use record::{
     EntityRef, Issue, IssueId, IssueState, Label, ReportKind, ShownIssue, StateReason,

@@ -16,7 +16,7 @@ use crate::service::Workflow;
 use crate::suggestions::{THREAD_COUNTER, ThreadNumber};
 use crate::threads::{self, ThreadRef};
 
-const ISSUE_COUNTER: &str = "issue";
+pub(crate) const ISSUE_COUNTER: &str = "issue";
 
 /// What a person gives to open an issue.
 #[derive(Debug, Clone, Default)]
@@ -85,6 +85,9 @@ impl Workflow {
             closed_by_suggestion: None,
         };
         batch.put(ISSUES, &id.key(), &issue)?;
+        let mut deltas = crate::lists::Deltas::default();
+        crate::lists::reindex_issue(&mut batch, &mut deltas, None, &issue)?;
+        deltas.apply(self.kv(), &mut batch)?;
         threads::index(&mut batch, number, ThreadRef::issue(id))?;
         let opened = TimelineEvent {
             at: now,

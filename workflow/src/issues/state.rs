@@ -97,7 +97,11 @@ impl Workflow {
         }
         let existing = self.stored_events(issue.id)?.len();
         let mut batch = self.kv().batch();
+        let old = self.issue_record(issue.id)?;
         batch.put(ISSUES, &issue.id.key(), &issue)?;
+        let mut deltas = crate::lists::Deltas::default();
+        crate::lists::reindex_issue(&mut batch, &mut deltas, old.as_ref(), &issue)?;
+        deltas.apply(self.kv(), &mut batch)?;
         let event = TimelineEvent {
             at: now,
             actor: Some(principal.handle.clone()),

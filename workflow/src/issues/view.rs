@@ -1,9 +1,9 @@
 //! One issue as its page shows it: the issue, its timeline, the suggestions that close it, and
 //! what the reader may do.
 //!
-//! References come from the suggestions themselves (every suggestion but drafts whose
-//! description mentions the number), read when the page is asked for: descriptions change until
-//! a suggestion merges, and a full scan of `wf_suggestions` is cheap at the catalog's size.
+//! References come from the suggestions whose description mentions the number (drafts left
+//! out), found by one seek into `wf_references`, which every save of a suggestion keeps current;
+//! the newest [`MAX_REFERENCES`] are shown.
 
 use serde::Serialize;
 
@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::issues::mentions;
 use crate::issues::record::{IssueState, ShownIssue};
 use crate::issues::timeline::{Happened, TimelineEvent};
-use crate::kv::SUGGESTIONS;
+use crate::lists::{self, MAX_REFERENCES, REFERENCES, Step};
 use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::suggestions::{Status, Suggestion, SuggestionId, ThreadNumber};
@@ -46,6 +46,27 @@ pub struct IssueThread {
 }
 
 impl Workflow {
+    /// The newest [`MAX_REFERENCES`] suggestions whose description mentions `number`, oldest
+    /// first: one seek into `wf_references`.
+    fn referencing(&self, number: ThreadNumber) -> Result<Vec<Suggestion>> {
+        let mut found = Vec::new();
+        lists::walk(
+            self.kv(),
+            REFERENCES,
+            &number.0.to_be_bytes(),
+            None,
+            MAX_REFERENCES,
+            |id| {
+                if let Some(s) = self.suggestion(SuggestionId(id))? {
+                    found.push(s);
+                }
+                Ok(Step::Go)
+            },
+        )?;
+        found.reverse();
+        Ok(found)
+    }
+
     /// The issue holding `number` with its timeline; not found when `viewer` may not read it.
     pub fn issue_thread(
         &self,
@@ -63,7 +84,7 @@ impl Workflow {
             })
             .collect();
         closed_by.sort_unstable();
-        for (_, s) in self.kv().scan_prefix::<Suggestion>(SUGGESTIONS, b"")? {
+        for s in self.referencing(number)? {
             if s.status == Status::Draft {
                 continue;
             }

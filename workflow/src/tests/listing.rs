@@ -138,3 +138,126 @@ fn pages_run_newest_first_without_gaps() {
     // Counts are for the whole list on every page.
     assert_eq!((third.counts.open, third.counts.closed), (3, 2));
 }
+
+/// Every key of the list indexes, and the list counters, as the store holds them.
+fn index_state(h: &Harness) -> Vec<(&'static str, Vec<u8>, Vec<u8>)> {
+    let kv = h.wf.kv();
+    let mut out = Vec::new();
+    for cf in [
+        crate::lists::SUGGESTION_LISTS,
+        crate::lists::ISSUE_LISTS,
+        crate::lists::REFERENCES,
+    ] {
+        for (k, v) in kv.scan_raw(cf).unwrap() {
+            out.push((cf, k, v));
+        }
+    }
+    for (k, v) in kv.scan_raw(crate::kv::COUNTERS).unwrap() {
+        if k.starts_with(b"suggestion-lists/") || k.starts_with(b"issue-lists/") {
+            out.push((crate::kv::COUNTERS, k, v));
+        }
+    }
+    out
+}
+
+#[test]
+fn a_store_without_the_list_indexes_gets_them_on_open() {
+    let w = World::new();
+    let h = &w.h;
+    let steward = h.session(&Handle::parse("steward").unwrap());
+    h.wf.open_issue(
+        &steward,
+        crate::NewIssue {
+            title: "an issue #2 mentions".into(),
+            body: None,
+            kind: None,
+            entity: None,
+            labels: Vec::new(),
+            private: None,
+        },
+    )
+    .unwrap();
+    let written = index_state(h);
+    assert!(written.len() > 20, "{}", written.len());
+    let before = w.list(&filter(StateFilter::All), None, 50);
+
+    // The layout before the indexes: the records only.
+    let kv = h.wf.kv();
+    for (cf, key, _) in &written {
+        kv.delete(cf, key).unwrap();
+    }
+    kv.delete(crate::kv::META, b"lists-indexed").unwrap();
+    assert!(index_state(h).is_empty());
+    assert!(w.list(&filter(StateFilter::All), None, 50).items.is_empty());
+
+    let reopened = crate::Workflow::open_with_clock(
+        &h.store,
+        &h.log,
+        &h.projector,
+        &h.read_models,
+        h.clock.clone(),
+    )
+    .unwrap();
+    assert_eq!(
+        index_state(h),
+        written,
+        "the backfill writes what the writes did"
+    );
+    let after = reopened
+        .list_suggestions(&filter(StateFilter::All), None, 50)
+        .unwrap();
+    assert_eq!(after, before);
+}
+
+#[test]
+fn counters_follow_state_changes() {
+    let w = World::new();
+    let steward = w.h.session(&Handle::parse("steward").unwrap());
+    let page = w.list(&filter(StateFilter::Open), None, 50);
+    assert_eq!((page.counts.open, page.counts.closed), (3, 2));
+    w.h.wf.withdraw(&steward, SuggestionId(6)).unwrap();
+    let page = w.list(&filter(StateFilter::Open), None, 50);
+    assert_eq!(ids(&page), [5, 2]);
+    assert_eq!((page.counts.open, page.counts.closed), (2, 3));
+    let mut mine = filter(StateFilter::Open);
+    mine.author = Some(Handle::parse("steward").unwrap());
+    let page = w.list(&mine, None, 50);
+    assert_eq!((page.counts.open, page.counts.closed), (0, 1));
+}
+
+#[test]
+fn an_examination_stops_at_its_bound_and_its_cursor_goes_on() {
+    let h = Harness::new();
+    let authors = [h.account("someone", false)];
+    let reviewers = [h.account("looker", false)];
+    let total = 2 * crate::EXAMINE_LIMIT as u64 + 10;
+    h.wf.generate(&crate::Generate {
+        suggestions: total,
+        issues: 1,
+        authors: &authors,
+        reviewers: &reviewers,
+    })
+    .unwrap();
+    // Generated suggestions 0, 1000, ... 4000 (ids one more) have w0 in their titles.
+    let mut f = filter(StateFilter::All);
+    f.words = ListFilter::words_of("w0");
+    let mut seen = Vec::new();
+    let mut before = None;
+    let mut pages = 0;
+    loop {
+        let page = h.wf.list_suggestions(&f, before, 50).unwrap();
+        pages += 1;
+        seen.extend(ids(&page));
+        match page.next {
+            Some(next) => before = Some(next),
+            None => break,
+        }
+    }
+    assert_eq!(seen, [4001, 3001, 2001, 1001, 1]);
+    assert_eq!(pages, 3, "two bounded examinations, then the rest");
+    // A threads word search looks at the newest EXAMINE_LIMIT numbers only: of generated
+    // 999, 1999, 2999 and 3999 it finds the last two.
+    let found = h.wf.find_threads(None, "w999", 10).unwrap();
+    let numbers: Vec<u64> = found.iter().map(|t| t.id).collect();
+    assert_eq!(numbers, [4000, 3000]);
+}

@@ -187,7 +187,8 @@ pub(super) struct SuggestionCounts {
 #[derive(Serialize, ToSchema)]
 pub(super) struct SuggestionList {
     items: Vec<SuggestionListItem>,
-    /// The cursor of the next page, or null on the last.
+    /// The cursor of the next page, or null on the last. A request examines at most 2,000
+    /// suggestions: a page cut short by that holds fewer than `limit` and still has `next`.
     next: Option<String>,
     counts: SuggestionCounts,
 }

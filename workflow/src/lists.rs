@@ -1,0 +1,381 @@
+//! The list indexes: what lets every list of suggestions and issues, and the suggestions that
+//! reference an issue, answer a page with one seek instead of a scan of its column family.
+//!
+//! Each index key is `scope ‖ 0x00 ‖ class ‖ !id` (the id inverted, big-endian), so a scope and
+//! class read newest first from a single seek, and a cursor (an id) is a seek too:
+//!
+//! - `wf_suggestion_lists`: every suggestion but drafts, under the scope `all` and `author/<handle>`
+//!   in the classes `a` (any state), `o` (open, sent back) and `c` (merged, withdrawn); and under
+//!   `reviewer/<handle>` (class `a`) for everyone who reviewed it or was asked to.
+//! - `wf_issue_lists`: every issue under `all`, `author/<account id>` and, when private, `private`,
+//!   in the classes `a`, `o` and `c`.
+//! - `wf_references`: `#N` mentioned in a suggestion's description (drafts left out): `N ‖ !id`.
+//!
+//! Entries are written in the batch that writes the record, so the index never lags it. A
+//! reviewer entry may outlive its reason (a request taken back): readers check every candidate
+//! on its record, so an index only has to hold a superset of what it names.
+//!
+//! The open and closed counts are counters (`wf_counters`) moved in the same batch as the state
+//! change, per scope, so a count is a read, never a recount. Lists whose filters have no counter
+//! (words, reviewer, kind, item, several filters at once) count by a bounded examination instead
+//! (see [`EXAMINE_LIMIT`]).
+//!
+//! Stores made before the indexes are indexed once on open ([`Workflow::index_lists`]).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rocksdb::IteratorMode;
+
+use crate::error::Result;
+use crate::issues::mentions;
+use crate::issues::{Issue, IssueState};
+use crate::kv::{self, Batch, ISSUES, Kv, META, REVIEW_REQUESTS, REVIEWS, SUGGESTIONS};
+use crate::service::Workflow;
+use crate::suggestions::{Status, Suggestion};
+
+/// Suggestions by scope and state class; see the module documentation.
+pub const SUGGESTION_LISTS: &str = "wf_suggestion_lists";
+/// Issues by scope and state class.
+pub const ISSUE_LISTS: &str = "wf_issue_lists";
+/// `#N` ‖ !suggestion id: the suggestions whose description mentions a number.
+pub const REFERENCES: &str = "wf_references";
+
+/// The most index entries one request examines when its filters are not an index of their own
+/// (words, reviewer with another filter, kind, item, a status of a class): a page stops there and
+/// its `next` cursor continues where the examination stopped, so a request costs at most this
+/// many record reads whatever the catalog's size. Counts that no counter keeps are counted over
+/// the newest this many entries of the list's index.
+pub const EXAMINE_LIMIT: usize = 2_000;
+
+/// The most suggestions an issue's page shows as referencing it (the newest).
+pub const MAX_REFERENCES: usize = 200;
+
+/// Set in `wf_meta` once the stores' records are in the list indexes; its value is the layout
+/// version (bumped when an index is added, which re-runs the backfill).
+const LISTS_INDEXED: &[u8] = b"lists-indexed";
+const LISTS_VERSION: u8 = 1;
+/// Records indexed per write while backfilling, so a large store never builds one huge batch.
+const BACKFILL_BATCH: usize = 1_000;
+
+pub(crate) const ANY: u8 = b'a';
+pub(crate) const OPEN: u8 = b'o';
+pub(crate) const CLOSED: u8 = b'c';
+
+/// The index prefix of one scope and class.
+pub(crate) fn prefix(scope: &str, class: u8) -> Vec<u8> {
+    let mut key = Vec::with_capacity(scope.len() + 10);
+    key.extend_from_slice(scope.as_bytes());
+    key.push(0);
+    key.push(class);
+    key
+}
+
+pub(crate) fn entry(scope: &str, class: u8, id: u64) -> Vec<u8> {
+    let mut key = prefix(scope, class);
+    key.extend_from_slice(&(!id).to_be_bytes());
+    key
+}
+
+pub(crate) const ALL: &str = "all";
+pub(crate) const PRIVATE: &str = "private";
+
+pub(crate) fn author_scope(handle: &str) -> String {
+    format!("author/{handle}")
+}
+
+pub(crate) fn reviewer_scope(handle: &str) -> String {
+    format!("reviewer/{handle}")
+}
+
+/// The counter of one list, scope and class (`o` or `c`).
+pub(crate) fn counter_name(list: &str, scope: &str, class: u8) -> String {
+    format!("{list}/{}/{scope}", class as char)
+}
+
+pub(crate) const SUGGESTION_COUNTS: &str = "suggestion-lists";
+pub(crate) const ISSUE_COUNTS: &str = "issue-lists";
+
+fn suggestion_class(status: Status) -> Option<u8> {
+    match status {
+        Status::Draft => None,
+        Status::Open | Status::SentBack => Some(OPEN),
+        Status::Merged | Status::Withdrawn => Some(CLOSED),
+    }
+}
+
+fn issue_class(state: IssueState) -> u8 {
+    match state {
+        IssueState::Open => OPEN,
+        IssueState::Closed => CLOSED,
+    }
+}
+
+/// What one record puts into the indexes: keys, and the counters it adds one to.
+#[derive(Default)]
+struct Entries {
+    keys: BTreeSet<(&'static str, Vec<u8>)>,
+    counters: BTreeSet<String>,
+}
+
+fn suggestion_entries(s: &Suggestion) -> Entries {
+    let mut out = Entries::default();
+    let Some(class) = suggestion_class(s.status) else {
+        return out;
+    };
+    for scope in [ALL.to_string(), author_scope(s.author.as_str())] {
+        out.keys
+            .insert((SUGGESTION_LISTS, entry(&scope, ANY, s.id.0)));
+        out.keys
+            .insert((SUGGESTION_LISTS, entry(&scope, class, s.id.0)));
+        out.counters
+            .insert(counter_name(SUGGESTION_COUNTS, &scope, class));
+    }
+    for m in mentions::mentions(s.description.as_deref().unwrap_or("")) {
+        out.keys
+            .insert((REFERENCES, reference_key(m.number.0, s.id.0)));
+    }
+    out
+}
+
+fn issue_entries(issue: &Issue) -> Entries {
+    let mut out = Entries::default();
+    let class = issue_class(issue.state);
+    let mut scopes = vec![ALL.to_string()];
+    if let Some(author) = issue.author {
+        scopes.push(author_scope(&author.0.to_string()));
+    }
+    if issue.private {
+        scopes.push(PRIVATE.to_string());
+    }
+    let visibility = if issue.private { "private" } else { "public" };
+    for scope in scopes {
+        out.keys
+            .insert((ISSUE_LISTS, entry(&scope, ANY, issue.id.0)));
+        out.keys
+            .insert((ISSUE_LISTS, entry(&scope, class, issue.id.0)));
+        out.counters.insert(counter_name(
+            &format!("{ISSUE_COUNTS}/{visibility}"),
+            &scope,
+            class,
+        ));
+    }
+    out
+}
+
+pub(crate) fn reference_key(number: u64, id: u64) -> Vec<u8> {
+    [number.to_be_bytes(), (!id).to_be_bytes()].concat()
+}
+
+/// Counter changes gathered over a batch, applied once at its end (several records of one batch
+/// may move the same counter).
+#[derive(Default)]
+pub(crate) struct Deltas(BTreeMap<String, i64>);
+
+impl Deltas {
+    fn add(&mut self, name: String, by: i64) {
+        *self.0.entry(name).or_default() += by;
+    }
+
+    /// Writes the moved counters into `batch`; the caller holds the registry lock, so nobody
+    /// moves them in between.
+    pub(crate) fn apply(self, kv: &Kv, batch: &mut Batch<'_>) -> Result<()> {
+        for (name, by) in self.0 {
+            if by == 0 {
+                continue;
+            }
+            let now = kv.counter(&name)?;
+            batch.set_counter(&name, now.saturating_add_signed(by))?;
+        }
+        Ok(())
+    }
+}
+
+fn diff(batch: &mut Batch<'_>, deltas: &mut Deltas, old: Entries, new: Entries) -> Result<()> {
+    for (cf, key) in old.keys.difference(&new.keys) {
+        batch.delete(*cf, key)?;
+    }
+    for (cf, key) in new.keys.difference(&old.keys) {
+        batch.put_raw(*cf, key, &[])?;
+    }
+    for name in old.counters.difference(&new.counters) {
+        deltas.add(name.clone(), -1);
+    }
+    for name in new.counters.difference(&old.counters) {
+        deltas.add(name.clone(), 1);
+    }
+    Ok(())
+}
+
+/// Moves a suggestion's index entries from `old` (none when new) to `new`, in `batch`.
+pub(crate) fn reindex_suggestion(
+    batch: &mut Batch<'_>,
+    deltas: &mut Deltas,
+    old: Option<&Suggestion>,
+    new: &Suggestion,
+) -> Result<()> {
+    let old = old.map(suggestion_entries).unwrap_or_default();
+    diff(batch, deltas, old, suggestion_entries(new))
+}
+
+/// Moves an issue's index entries from `old` (none when new) to `new`, in `batch`.
+pub(crate) fn reindex_issue(
+    batch: &mut Batch<'_>,
+    deltas: &mut Deltas,
+    old: Option<&Issue>,
+    new: &Issue,
+) -> Result<()> {
+    let old = old.map(issue_entries).unwrap_or_default();
+    diff(batch, deltas, old, issue_entries(new))
+}
+
+/// The entry that lists suggestion `id` for someone who reviewed it or is asked to.
+pub(crate) fn reviewer_entry(handle: &str, id: u64) -> Vec<u8> {
+    entry(&reviewer_scope(handle), ANY, id)
+}
+
+/// Where a walk over an index stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// The index has no more entries.
+    End,
+    /// The visitor asked to stop.
+    Done,
+    /// [`EXAMINE_LIMIT`] entries were examined; the last one examined is this id.
+    Budget(u64),
+}
+
+/// What a visitor says after one id.
+pub(crate) enum Step {
+    Go,
+    Stop,
+}
+
+/// Walks the ids under `prefix`, newest first, older than `before` (all when `None`), calling
+/// `visit` on each, examining at most `budget`.
+pub(crate) fn walk(
+    kv: &Kv,
+    cf: &'static str,
+    prefix: &[u8],
+    before: Option<u64>,
+    budget: usize,
+    mut visit: impl FnMut(u64) -> Result<Step>,
+) -> Result<Stop> {
+    let start = match before {
+        // Ids below `before` are inverted ids above `!before`.
+        Some(b) => match (!b).checked_add(1) {
+            Some(after) => [prefix, &after.to_be_bytes()].concat(),
+            None => return Ok(Stop::End),
+        },
+        None => prefix.to_vec(),
+    };
+    let mut examined = 0usize;
+    for item in kv.iterator(cf, IteratorMode::From(&start, rocksdb::Direction::Forward))? {
+        let (key, _) = item?;
+        if !key.starts_with(prefix) {
+            break;
+        }
+        let tail: [u8; 8] = key[prefix.len()..]
+            .try_into()
+            .map_err(|_| crate::Error::Corrupt {
+                cf,
+                reason: format!("index key of {} bytes", key.len()),
+            })?;
+        let id = !u64::from_be_bytes(tail);
+        if examined == budget {
+            return Ok(Stop::Budget(id.saturating_add(1)));
+        }
+        examined += 1;
+        if let Step::Stop = visit(id)? {
+            return Ok(Stop::Done);
+        }
+    }
+    Ok(Stop::End)
+}
+
+impl Workflow {
+    /// Reads a counter of the list indexes.
+    pub(crate) fn list_counter(&self, name: &str) -> Result<u64> {
+        self.kv().counter(name)
+    }
+
+    /// Puts the records of a store made before the list indexes (or before their current
+    /// layout) into them; once, in batches.
+    pub(crate) fn index_lists(&self) -> Result<()> {
+        let done = self.kv().get_raw(META, LISTS_INDEXED)?;
+        if done.as_deref() == Some(&[LISTS_VERSION][..]) {
+            return Ok(());
+        }
+        let _guard = self.registry_lock();
+        let kv = self.kv();
+        // Counted from nothing, written once at the end with the marker: a crash half-way
+        // leaves puts that the next attempt repeats and counters it recomputes.
+        let mut deltas = Deltas::default();
+        let mut count = 0usize;
+        let mut out = Backfill {
+            kv,
+            batch: kv.batch(),
+            pending: 0,
+        };
+        kv.for_each::<Suggestion>(SUGGESTIONS, |_, s| {
+            reindex_suggestion(&mut out.batch, &mut deltas, None, &s)?;
+            count += 1;
+            out.one_more()
+        })?;
+        kv.for_each::<crate::conversation::ReviewRequest>(REVIEW_REQUESTS, |key, r| {
+            let id = kv::decode_u64(REVIEW_REQUESTS, &key[..8.min(key.len())])?;
+            out.batch.put_raw(
+                SUGGESTION_LISTS,
+                &reviewer_entry(r.handle.as_str(), id),
+                &[],
+            )?;
+            out.one_more()
+        })?;
+        kv.for_each::<crate::conversation::ReviewRecord>(REVIEWS, |_, r| {
+            out.batch.put_raw(
+                SUGGESTION_LISTS,
+                &reviewer_entry(r.author.as_str(), r.suggestion.0),
+                &[],
+            )?;
+            out.one_more()
+        })?;
+        kv.for_each::<Issue>(ISSUES, |_, issue| {
+            reindex_issue(&mut out.batch, &mut deltas, None, &issue)?;
+            count += 1;
+            out.one_more()
+        })?;
+        kv.write(out.batch)?;
+        // The counters are set, not moved: start each from zero.
+        let mut last = kv.batch();
+        for (name, value) in deltas.0 {
+            last.set_counter(&name, value.max(0) as u64)?;
+        }
+        last.put_raw(META, LISTS_INDEXED, &[LISTS_VERSION])?;
+        kv.write(last)?;
+        if count > 0 {
+            tracing::info!(
+                count,
+                "indexed existing suggestions and issues for the lists"
+            );
+        }
+        Ok(())
+    }
+}
+
+/// The backfill's open batch, written every [`BACKFILL_BATCH`] records.
+struct Backfill<'a> {
+    kv: &'a Kv,
+    batch: Batch<'a>,
+    pending: usize,
+}
+
+impl Backfill<'_> {
+    fn one_more(&mut self) -> Result<()> {
+        self.pending += 1;
+        if self.pending >= BACKFILL_BATCH {
+            let full = std::mem::replace(&mut self.batch, self.kv.batch());
+            self.kv.write(full)?;
+            self.pending = 0;
+        }
+        Ok(())
+    }
+}
