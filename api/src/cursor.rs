@@ -28,6 +28,9 @@ pub enum ListKind {
     Suggestions = 5,
     Issues = 6,
     Inbox = 7,
+    Backlinks = 8,
+    Refcounts = 9,
+    History = 10,
 }
 
 impl ListKind {
@@ -40,6 +43,9 @@ impl ListKind {
             ListKind::Suggestions,
             ListKind::Issues,
             ListKind::Inbox,
+            ListKind::Backlinks,
+            ListKind::Refcounts,
+            ListKind::History,
         ]
         .into_iter()
         .find(|k| *k as u8 == b)
@@ -55,6 +61,9 @@ impl ListKind {
             ListKind::Suggestions => "a suggestions cursor",
             ListKind::Issues => "an issues cursor",
             ListKind::Inbox => "an inbox cursor",
+            ListKind::Backlinks => "a backlinks cursor",
+            ListKind::Refcounts => "a refcounts cursor",
+            ListKind::History => "a history cursor",
         }
     }
 }
