@@ -93,7 +93,7 @@ fn build(n: usize) -> Fixture {
     let works: Vec<Id> = (0..n).map(|_| Id::random()).collect();
     let mut rng = Rng(n as u64);
     let mut pending = Vec::with_capacity(1000);
-    let mut flush = |pending: &mut Vec<NewChange>, force: bool| {
+    let flush = |pending: &mut Vec<NewChange>, force: bool| {
         if pending.len() >= 1000 || (force && !pending.is_empty()) {
             append(&log, std::mem::take(pending));
         }

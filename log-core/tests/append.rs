@@ -290,7 +290,7 @@ fn versions_item_at_and_item_head() {
     assert_eq!(log.item_head(id(1)).unwrap().unwrap().rev, Rev(4));
 
     // Newest first, from before a seq, never stepping onto a neighbour's versions.
-    let before = |id_n: u64, seq: Option<u64>, n: usize| {
+    let before = |id_n: u32, seq: Option<u64>, n: usize| {
         log.versions_before(id(id_n), seq.map(Seq), n)
             .unwrap()
             .iter()

@@ -522,7 +522,7 @@ mod tests {
                 .map(|w| t.put(*w, "work", None, json!({})))
                 .collect(),
         );
-        // Target i gets i+1 units through `work`; target 0 also gets three texts through it.
+        // Target i gets i+1 units through `work`; target 0 also gets three publications through it.
         let mut changes = Vec::new();
         for (i, w) in targets.iter().enumerate() {
             for _ in 0..=i {
@@ -531,7 +531,7 @@ mod tests {
         }
         let texts: Vec<_> = (0..3).map(|_| t.id()).collect();
         for x in &texts {
-            changes.push(t.put(*x, "text", None, json!({"work": targets[0].to_string()})));
+            changes.push(t.put(*x, "publication", None, json!({"work": targets[0].to_string()})));
         }
         t.commit(changes);
         let all_pages = |ty: Option<ItemType>, limit: usize| {
@@ -557,14 +557,14 @@ mod tests {
         for limit in [1, 2, 10] {
             assert_eq!(all_pages(None, limit), want, "limit {limit}");
         }
-        assert_eq!(all_pages(Some(ItemType::Text), 1), vec![(targets[0], 3)]);
+        assert_eq!(all_pages(Some(ItemType::Publication), 1), vec![(targets[0], 3)]);
         assert_eq!(all_pages(Some(ItemType::Unit), 1)[0], (targets[3], 4));
 
-        // Two texts stop pointing at target 0: it falls behind target 2.
+        // Two publications stop pointing at target 0: it falls behind target 2.
         t.commit(
             texts[..2]
                 .iter()
-                .map(|x| t.put(*x, "text", None, json!({})))
+                .map(|x| t.put(*x, "publication", None, json!({})))
                 .collect(),
         );
         let now = all_pages(None, 1);
@@ -573,7 +573,7 @@ mod tests {
         assert!(now.contains(&(targets[0], 2)));
         assert_eq!(now.len(), 4);
 
-        // Backlinks of target 0: one unit and one text through `work`, paged one at a time.
+        // Backlinks of target 0: one unit and one publication through `work`, paged one at a time.
         let mut seen = Vec::new();
         let mut after: Option<Vec<u8>> = None;
         loop {
@@ -589,7 +589,7 @@ mod tests {
         sorted.sort_by_key(|(f, ty, id)| (f.clone(), ty.code(), id.to_bytes()));
         assert_eq!(seen, sorted);
         let (texts_only, next) =
-            t.rm.backlinks(targets[0], None, Some(ItemType::Text), None, 5).unwrap();
+            t.rm.backlinks(targets[0], None, Some(ItemType::Publication), None, 5).unwrap();
         assert_eq!(next, None);
         assert_eq!(texts_only.len(), 1);
         assert_eq!(texts_only[0].from, texts[2]);

@@ -24,8 +24,8 @@ pub(crate) const CF: &str = "rm_sitemap";
 /// Bits of an id that choose its bucket: 1,024 buckets per type, so at a million items of a type a
 /// bucket holds about a thousand and a page skips fewer than that.
 pub const BUCKET_BITS: u32 = 10;
-/// Buckets per type.
-pub const BUCKETS: usize = 1 << BUCKET_BITS;
+/// Buckets per type: the most counters a page sums.
+pub(crate) const BUCKETS: usize = 1 << BUCKET_BITS;
 
 /// Entry: type, id → when it last changed.
 const ENTRY: u8 = b'i';
@@ -160,7 +160,7 @@ struct Bucket {
 impl ReadModels {
     /// The non-empty buckets of a type, in id order (at most [`BUCKETS`] rows per family).
     fn sitemap_buckets(&self, ty: ItemType, with_times: bool) -> Result<Vec<Bucket>> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(BUCKETS);
         self.scan(CF, &[BUCKET_COUNT, ty.code()], None, |rest, value| {
             out.push(Bucket {
                 bucket: bucket_from(rest)?,
