@@ -267,7 +267,11 @@ fn main() {
     }
     let sizes: Vec<usize> = std::env::var("LISTS_READ_SIZES")
         .ok()
-        .map(|s| s.split(',').map(|n| n.trim().parse().expect("size")).collect())
+        .map(|s| {
+            s.split(',')
+                .map(|n| n.trim().parse().expect("size"))
+                .collect()
+        })
         .unwrap_or_else(|| vec![10_000, 1_000_000]);
     let mut results = Vec::new();
     for &n in &sizes {

@@ -382,10 +382,9 @@ async fn backlinks(
     );
     let after = q.cursor.as_deref().map(|c| key.decode(c)).transpose()?;
     let rm = state.read_models.clone();
-    let (links, next) = crate::blocking(move || {
-        rm.backlinks(id, field.as_deref(), ty, after.as_deref(), limit)
-    })
-    .await?;
+    let (links, next) =
+        crate::blocking(move || rm.backlinks(id, field.as_deref(), ty, after.as_deref(), limit))
+            .await?;
     let next = next.map(|p| key.encode(&p));
     let backlinks = links
         .into_iter()

@@ -131,7 +131,11 @@ fn history_of(versions: Vec<Revision>, limit: usize) -> (Vec<HistoryEntry>, Opti
             changes,
         });
     }
-    let next = if more { out.last().map(|e| Seq(e.seq)) } else { None };
+    let next = if more {
+        out.last().map(|e| Seq(e.seq))
+    } else {
+        None
+    };
     (out, next)
 }
 

@@ -280,7 +280,10 @@ impl ReadModels {
         let days: BTreeSet<[u8; 2]> = query.days.iter().flat_map(|&d| day_matches(d)).collect();
         let (by_date, by_day) = match query.missing {
             None => (vec![BY_DATE], vec![BY_DAY]),
-            Some(Missing::Recordings) => (vec![MISSING_BY_DATE, RECORDINGS], vec![MISSING_BY_DAY, RECORDINGS]),
+            Some(Missing::Recordings) => (
+                vec![MISSING_BY_DATE, RECORDINGS],
+                vec![MISSING_BY_DAY, RECORDINGS],
+            ),
             Some(Missing::Texts) => (vec![MISSING_BY_DATE, TEXTS], vec![MISSING_BY_DAY, TEXTS]),
         };
         // Each source: a prefix, and where in its keys the position (sort bytes, id) starts.

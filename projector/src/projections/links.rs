@@ -153,11 +153,18 @@ impl Refcounts {
             ))
         })?;
         if old > 0 {
-            ctx.delete(REFCOUNTS_CF, &keys::key(&[rank, &rank_position(old, target)]))?;
+            ctx.delete(
+                REFCOUNTS_CF,
+                &keys::key(&[rank, &rank_position(old, target)]),
+            )?;
         }
         if new > 0 {
             ctx.put(REFCOUNTS_CF, count_key, &new.to_be_bytes())?;
-            ctx.put(REFCOUNTS_CF, &keys::key(&[rank, &rank_position(new, target)]), &[])?;
+            ctx.put(
+                REFCOUNTS_CF,
+                &keys::key(&[rank, &rank_position(new, target)]),
+                &[],
+            )?;
         } else {
             ctx.delete(REFCOUNTS_CF, count_key)?;
         }
@@ -181,8 +188,10 @@ impl Projection for Refcounts {
 
     fn apply(&self, ctx: &mut FoldCtx<'_>) -> Result<()> {
         // Summed over the commit first: a counter's old value is read once, before this commit.
-        let mut by_type: std::collections::BTreeMap<(&'static str, ItemType, [u8; keys::ID_LEN]), i64> =
-            Default::default();
+        let mut by_type: std::collections::BTreeMap<
+            (&'static str, ItemType, [u8; keys::ID_LEN]),
+            i64,
+        > = Default::default();
         for view in ctx.changes() {
             let (removed, added) = ref_diff(&view);
             for (field, target) in removed {
@@ -482,7 +491,10 @@ mod tests {
                 path: Some("/w2/1".into())
             }]
         );
-        let mut counts = t.rm.refcounts("work", Some(ItemType::Unit), None, 10).unwrap().0;
+        let mut counts =
+            t.rm.refcounts("work", Some(ItemType::Unit), None, 10)
+                .unwrap()
+                .0;
         counts.sort_by_key(|(id, _)| id.to_bytes());
         let mut want = vec![(w1, 1), (w2, 1)];
         want.sort_by_key(|(id, _)| id.to_bytes());
@@ -531,7 +543,12 @@ mod tests {
         }
         let texts: Vec<_> = (0..3).map(|_| t.id()).collect();
         for x in &texts {
-            changes.push(t.put(*x, "publication", None, json!({"work": targets[0].to_string()})));
+            changes.push(t.put(
+                *x,
+                "publication",
+                None,
+                json!({"work": targets[0].to_string()}),
+            ));
         }
         t.commit(changes);
         let all_pages = |ty: Option<ItemType>, limit: usize| {
@@ -557,7 +574,10 @@ mod tests {
         for limit in [1, 2, 10] {
             assert_eq!(all_pages(None, limit), want, "limit {limit}");
         }
-        assert_eq!(all_pages(Some(ItemType::Publication), 1), vec![(targets[0], 3)]);
+        assert_eq!(
+            all_pages(Some(ItemType::Publication), 1),
+            vec![(targets[0], 3)]
+        );
         assert_eq!(all_pages(Some(ItemType::Unit), 1)[0], (targets[3], 4));
 
         // Two publications stop pointing at target 0: it falls behind target 2.
@@ -577,7 +597,9 @@ mod tests {
         let mut seen = Vec::new();
         let mut after: Option<Vec<u8>> = None;
         loop {
-            let (page, next) = t.rm.backlinks(targets[0], None, None, after.as_deref(), 1).unwrap();
+            let (page, next) =
+                t.rm.backlinks(targets[0], None, None, after.as_deref(), 1)
+                    .unwrap();
             seen.extend(page.into_iter().map(|b| (b.field, b.ty, b.from)));
             match next {
                 Some(n) => after = Some(n),
@@ -589,7 +611,8 @@ mod tests {
         sorted.sort_by_key(|(f, ty, id)| (f.clone(), ty.code(), id.to_bytes()));
         assert_eq!(seen, sorted);
         let (texts_only, next) =
-            t.rm.backlinks(targets[0], None, Some(ItemType::Publication), None, 5).unwrap();
+            t.rm.backlinks(targets[0], None, Some(ItemType::Publication), None, 5)
+                .unwrap();
         assert_eq!(next, None);
         assert_eq!(texts_only.len(), 1);
         assert_eq!(texts_only[0].from, texts[2]);

@@ -67,7 +67,10 @@ fn entry_key(ty: ItemType, id: Id) -> Vec<u8> {
 }
 
 fn bucket_key(tag: u8, ty: ItemType, id: Id) -> Vec<u8> {
-    keys::key(&[&[tag, ty.code()], &bucket_of(&keys::id_bytes(id)).to_be_bytes()])
+    keys::key(&[
+        &[tag, ty.code()],
+        &bucket_of(&keys::id_bytes(id)).to_be_bytes(),
+    ])
 }
 
 pub(crate) struct Sitemap;
@@ -97,7 +100,11 @@ impl Projection for Sitemap {
             if was && (!is || view.old_ty() != view.ty()) {
                 ctx.delete(CF, &entry_key(view.old_ty(), id))?;
                 ctx.count(CF, bucket_key(BUCKET_COUNT, view.old_ty(), id), -1);
-                ctx.put(CF, &bucket_key(BUCKET_TIME, view.old_ty(), id), at.as_bytes())?;
+                ctx.put(
+                    CF,
+                    &bucket_key(BUCKET_TIME, view.old_ty(), id),
+                    at.as_bytes(),
+                )?;
             }
             if is {
                 let value = postcard::to_stdvec(&Changed {
@@ -354,7 +361,11 @@ mod tests {
             assert_eq!(got, ids, "page size {size}");
             let index = t.rm.sitemap_index(size).unwrap();
             let people = index.iter().find(|e| e.ty == ItemType::Person).unwrap();
-            assert_eq!(people.pages.len(), ids.len().div_ceil(size), "page size {size}");
+            assert_eq!(
+                people.pages.len(),
+                ids.len().div_ceil(size),
+                "page size {size}"
+            );
         }
     }
 
