@@ -218,7 +218,7 @@ fn measure(fx: &Fixture, n: usize) -> Vec<Duration> {
         ..EventQuery::default()
     };
     let rm = &fx.rm;
-    let out = vec![
+    vec![
         p50(|| rm.sitemap_index(SITEMAP_PAGE).expect("index").len()),
         p50(|| {
             let page = rm
@@ -254,8 +254,7 @@ fn measure(fx: &Fixture, n: usize) -> Vec<Duration> {
             assert_eq!(found.len(), LIST_PAGE);
             found.len()
         }),
-    ];
-    out
+    ]
 }
 
 fn main() {
