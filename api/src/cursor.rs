@@ -44,6 +44,9 @@ pub enum ListKind {
     Suggestions = 5,
     Issues = 6,
     Inbox = 7,
+    Backlinks = 8,
+    Refcounts = 9,
+    History = 10,
 }
 
 impl ListKind {
@@ -56,6 +59,9 @@ impl ListKind {
             ListKind::Suggestions,
             ListKind::Issues,
             ListKind::Inbox,
+            ListKind::Backlinks,
+            ListKind::Refcounts,
+            ListKind::History,
         ]
         .into_iter()
         .find(|k| *k as u8 == b)
@@ -71,6 +77,9 @@ impl ListKind {
             ListKind::Suggestions => "a suggestions cursor",
             ListKind::Issues => "an issues cursor",
             ListKind::Inbox => "an inbox cursor",
+            ListKind::Backlinks => "a backlinks cursor",
+            ListKind::Refcounts => "a refcounts cursor",
+            ListKind::History => "a history cursor",
         }
     }
 }

@@ -117,6 +117,38 @@ impl Log {
         Ok(out)
     }
 
+    /// Up to `n` versions of an item made by commits before `before` (all, when `None`), newest
+    /// first: one backwards seek, then `n` steps, however long the item's history.
+    pub fn versions_before(
+        &self,
+        id: Id,
+        before: Option<Seq>,
+        n: usize,
+    ) -> Result<Vec<Revision>, Error> {
+        let store = self.store();
+        let prefix = id.to_bytes();
+        let mut iter = store.db().raw_iterator_cf(store.log_cf(CF_ITEM_REVS));
+        match before {
+            // Seqs start at 1, so before 0 or 1 there is nothing.
+            Some(Seq(0 | 1)) => return Ok(Vec::new()),
+            Some(Seq(s)) => iter.seek_for_prev(record::item_key(id, Seq(s - 1))),
+            None => iter.seek_for_prev(record::item_key(id, Seq(u64::MAX))),
+        }
+        let mut out = Vec::with_capacity(n.min(256));
+        while out.len() < n {
+            match (iter.key(), iter.value()) {
+                (Some(key), Some(value)) if key.starts_with(&prefix) => {
+                    let rev = record::decode_item_rev(id, value)?;
+                    out.push(expect_revision(store, id, rev)?);
+                }
+                _ => break,
+            }
+            iter.prev();
+        }
+        iter.status()?;
+        Ok(out)
+    }
+
     /// The item as it was right after commit `seq`: its latest version with seq ≤ `seq`.
     pub fn item_at(&self, id: Id, seq: Seq) -> Result<Option<Revision>, Error> {
         match rev_at(self.store(), id, seq)? {

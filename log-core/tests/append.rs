@@ -288,6 +288,25 @@ fn versions_item_at_and_item_head() {
     assert_eq!(log.item_at(id(3), Seq(4)).unwrap(), None);
     assert!(log.versions(id(0)).unwrap().is_empty());
     assert_eq!(log.item_head(id(1)).unwrap().unwrap().rev, Rev(4));
+
+    // Newest first, from before a seq, never stepping onto a neighbour's versions.
+    let before = |id_n: u32, seq: Option<u64>, n: usize| {
+        log.versions_before(id(id_n), seq.map(Seq), n)
+            .unwrap()
+            .iter()
+            .map(|v| v.rev.0)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(before(1, None, 10), [4, 3, 1]);
+    assert_eq!(before(1, None, 2), [4, 3]);
+    assert_eq!(before(1, Some(3), 10), [1]);
+    assert_eq!(before(1, Some(4), 1), [3]);
+    assert_eq!(before(1, Some(1), 10), Vec::<u64>::new());
+    assert_eq!(before(1, Some(0), 10), Vec::<u64>::new());
+    assert_eq!(before(2, None, 10), [2]);
+    assert_eq!(before(3, None, 10), Vec::<u64>::new());
+    assert_eq!(before(0, None, 10), Vec::<u64>::new());
+    assert_eq!(before(1, None, 0), Vec::<u64>::new());
 }
 
 #[test]

@@ -31,6 +31,39 @@ pub(crate) fn checkpoint_key(name: &str) -> Vec<u8> {
     format!("checkpoint/{name}").into_bytes()
 }
 
+/// Where a projection's layout version is kept; a store written before versions existed has none,
+/// which reads as version 1.
+pub(crate) fn version_key(name: &str) -> Vec<u8> {
+    format!("version/{name}").into_bytes()
+}
+
+/// Empties every projection whose stored layout version differs from the code's, so it is folded
+/// again from the log, and records the versions. Runs before checkpoints are read.
+fn refold_changed_layouts(store: &Store, projections: &[&'static dyn Projection]) -> Result<()> {
+    let db = store.db();
+    let meta = cf(db, META_CF)?;
+    for p in projections {
+        let stored = match db.get_cf(meta, version_key(p.name()))? {
+            Some(bytes) => Some(u32::from_be_bytes(bytes.as_slice().try_into().map_err(
+                |_| Error::Corrupt(format!("layout version of {} is not 4 bytes", p.name())),
+            )?)),
+            None => db.get_cf(meta, checkpoint_key(p.name()))?.map(|_| 1),
+        };
+        if stored.is_some_and(|v| v != p.version()) {
+            tracing::info!(
+                projection = p.name(),
+                from = stored,
+                to = p.version(),
+                "read model layout changed; folding it again from the log"
+            );
+            reset(store, Some(p.name()))?;
+        } else if stored.is_none() {
+            db.put_cf(meta, version_key(p.name()), p.version().to_be_bytes())?;
+        }
+    }
+    Ok(())
+}
+
 /// An item as it stood just before the commit being folded (from the log, not from a read model, so
 /// re-folding one projection from seq 0 sees the same history as folding all of them).
 #[derive(Debug, Clone)]
@@ -201,6 +234,7 @@ impl Folder {
     pub fn open(store: &Store, log: &Log) -> Result<Folder> {
         let db = store.db();
         let projections = projections::all().to_vec();
+        refold_changed_layouts(store, &projections)?;
         let meta = cf(db, META_CF)?;
         let mut checkpoints = Vec::with_capacity(projections.len());
         for p in &projections {
@@ -528,6 +562,7 @@ pub fn reset(store: &Store, only: Option<&str>) -> Result<()> {
     let mut batch = WriteBatch::default();
     for p in &chosen {
         batch.delete_cf(meta, checkpoint_key(p.name()));
+        batch.put_cf(meta, version_key(p.name()), p.version().to_be_bytes());
     }
     db.write(batch)?;
     Ok(())

@@ -111,3 +111,46 @@ impl ReadModels {
         Ok((rows, next))
     }
 }
+
+impl ReadModels {
+    /// The first `limit` keys under any of `sources` (each a prefix and the offset where its keys'
+    /// comparable position starts), merged in position order: each source is one iterator, so
+    /// the read stops at `limit` rows however many match. Answers the positions.
+    pub(crate) fn merge_prefixes(
+        &self,
+        cf_name: &str,
+        sources: &[(Vec<u8>, usize)],
+        limit: usize,
+    ) -> Result<Vec<Vec<u8>>> {
+        let db = self.db();
+        let handle = fold::cf(db, cf_name)?;
+        let mut iters = Vec::with_capacity(sources.len());
+        for (prefix, _) in sources {
+            let mut iter = db.raw_iterator_cf(handle);
+            iter.seek(prefix);
+            iters.push(iter);
+        }
+        let mut out = Vec::with_capacity(limit.min(1024));
+        while out.len() < limit {
+            // The source whose next key has the smallest position (few sources: a linear pick).
+            let mut best: Option<(usize, &[u8])> = None;
+            for (i, iter) in iters.iter().enumerate() {
+                let (prefix, skip) = &sources[i];
+                let Some(key) = iter.key().filter(|k| k.starts_with(prefix)) else {
+                    continue;
+                };
+                let pos = key.get(*skip..).unwrap_or_default();
+                if best.is_none_or(|(_, b)| pos < b) {
+                    best = Some((i, pos));
+                }
+            }
+            let Some((i, pos)) = best else { break };
+            out.push(pos.to_vec());
+            iters[i].next();
+        }
+        for iter in &iters {
+            iter.status()?;
+        }
+        Ok(out)
+    }
+}

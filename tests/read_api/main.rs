@@ -7,11 +7,14 @@
 //! - `main.rs` — the shared server, discovery helpers, and the about routes.
 //! - `entities.rs` — items, lists, paging, batch, children, links, versions, resolve.
 //! - `feeds.rs` — events, refcounts, sitemaps, outlines and the commit feed.
+//! - `paging.rs` — cursors and limits of backlinks, refcounts and history; bounded events
+//!   filters; sitemap pages in id order.
 
 #[path = "../common/mod.rs"]
 mod common;
 mod entities;
 mod feeds;
+mod paging;
 
 use std::collections::BTreeSet;
 use std::sync::OnceLock;

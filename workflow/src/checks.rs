@@ -265,7 +265,13 @@ fn references(wf: &Workflow, overlay: &Overlay<'_>) -> Result<Check> {
         .map(|i| i.id)
         .collect();
     for &id in &deleted {
-        for link in wf.inner.read_models.backlinks(id, None, None)? {
+        // Every referrer: a warning per dangling one (the number of items per suggestion is
+        // what bounds this).
+        let (links, _) = wf
+            .inner
+            .read_models
+            .backlinks(id, None, None, None, usize::MAX)?;
+        for link in links {
             if deleted.contains(&link.from) {
                 continue;
             }

@@ -33,6 +33,8 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
 const ENTITIES_LIMIT: LimitRange = LimitRange::new(500, 50);
 const CHILDREN_LIMIT: LimitRange = LimitRange::new(1000, 100);
 const LINKED_LIMIT: LimitRange = LimitRange::new(500, 100);
+/// Backlinks per page: 1-200, default 100.
+const BACKLINKS_LIMIT: LimitRange = LimitRange::new(200, 100);
 const BATCH_MAX: usize = 200;
 
 /// The id in a `/v1/entities/{id}/…` path.
@@ -330,6 +332,10 @@ struct BacklinksQuery {
     field: Option<String>,
     #[serde(rename = "type")]
     ty: Option<String>,
+    /// 1-200, default 100.
+    limit: Option<String>,
+    /// `next` of the previous page.
+    cursor: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -344,14 +350,17 @@ struct BacklinkOut {
 #[derive(Serialize, ToSchema)]
 struct Backlinks {
     backlinks: Vec<BacklinkOut>,
+    /// The cursor of the next page; `null` on the last.
+    next: Option<String>,
 }
 
-/// Every item pointing here.
+/// The items pointing here, by field, then type, then id; paged.
 #[utoipa::path(get, path = "/v1/entities/{id}/backlinks", tag = "items",
     params(("id" = String, Path, description = "item id"), BacklinksQuery),
     responses((status = 200, body = Backlinks), (status = 400, body = ErrorBody)))]
 async fn backlinks(
     State(state): State<AppState>,
+    uri: Uri,
     Path(raw): Path<String>,
     Query(q): Query<BacklinksQuery>,
 ) -> Result<Answer, ApiError> {
@@ -362,8 +371,21 @@ async fn backlinks(
         .map(|f| extract::field_name(f).map(str::to_owned))
         .transpose()?;
     let ty = extract::item_type(q.ty.as_deref())?;
+    let limit = BACKLINKS_LIMIT.parse(q.limit.as_deref())?;
+    let key = ListKey::new(
+        ListKind::Backlinks,
+        &[
+            &id.to_string(),
+            field.as_deref().unwrap_or(""),
+            ty.map_or("", |t| t.as_str()),
+        ],
+    );
+    let after = q.cursor.as_deref().map(|c| key.decode(c)).transpose()?;
     let rm = state.read_models.clone();
-    let links = crate::blocking(move || rm.backlinks(id, field.as_deref(), ty)).await?;
+    let (links, next) =
+        crate::blocking(move || rm.backlinks(id, field.as_deref(), ty, after.as_deref(), limit))
+            .await?;
+    let next = next.map(|p| key.encode(&p));
     let backlinks = links
         .into_iter()
         .map(|b| BacklinkOut {
@@ -373,5 +395,9 @@ async fn backlinks(
             path: b.path,
         })
         .collect();
-    Answer::json(&Backlinks { backlinks })
+    Ok(Answer::json(&Backlinks {
+        backlinks,
+        next: next.clone(),
+    })?
+    .next_link(&uri, next.as_deref()))
 }

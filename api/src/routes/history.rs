@@ -3,16 +3,18 @@
 use std::collections::BTreeSet;
 
 use axum::extract::State;
-use catalog_log_core::{Rev, Revision};
+use axum::http::Uri;
+use catalog_log_core::{Rev, Revision, Seq};
 use catalog_schemas::ItemType;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::cursor::{ListKey, ListKind};
 use crate::error::{ApiError, ErrorBody};
-use crate::extract::{self, Path};
+use crate::extract::{self, LimitRange, Path, Query};
 use crate::http::answer::Answer;
 use crate::routes::entities::path_id;
 use crate::state::AppState;
@@ -23,6 +25,12 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(relations))
         .routes(routes!(revision))
 }
+
+/// Relations answered each way (`from`, `to`); the rest are reached through `backlinks`.
+const RELATIONS_MAX: usize = 1000;
+
+/// Versions per history page: 1-200, default 50.
+const HISTORY_LIMIT: LimitRange = LimitRange::new(200, 50);
 
 /// One top-level field of `data` that changed.
 #[derive(Serialize, ToSchema, Debug, PartialEq)]
@@ -55,48 +63,80 @@ struct HistoryEntry {
 #[derive(Serialize, ToSchema)]
 struct History {
     history: Vec<HistoryEntry>,
+    /// The cursor of the next (older) page; `null` on the last.
+    next: Option<String>,
 }
 
-/// Who changed the item, when, and what changed field by field; newest first.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct HistoryQuery {
+    /// 1-200, default 50.
+    limit: Option<String>,
+    /// `next` of the previous page.
+    cursor: Option<String>,
+}
+
+/// Who changed the item, when, and what changed field by field; newest first, paged.
 #[utoipa::path(get, path = "/v1/entities/{id}/history", tag = "items",
-    params(("id" = String, Path, description = "item id")),
+    params(("id" = String, Path, description = "item id"), HistoryQuery),
     responses((status = 200, body = History), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn history(
     State(state): State<AppState>,
+    uri: Uri,
     Path(raw): Path<String>,
+    Query(q): Query<HistoryQuery>,
 ) -> Result<Answer, ApiError> {
     let id = path_id(&raw)?;
+    let limit = HISTORY_LIMIT.parse(q.limit.as_deref())?;
+    let key = ListKey::new(ListKind::History, &[&id.to_string()]);
+    let before = q
+        .cursor
+        .as_deref()
+        .map(|c| key.decode_number(c))
+        .transpose()?
+        .map(Seq);
     let log = state.log.clone();
-    let versions = crate::blocking(move || log.versions(id)).await?;
-    if versions.is_empty() {
+    // One more than the page: the version before the page's oldest, to show what it changed.
+    let versions = crate::blocking(move || log.versions_before(id, before, limit + 1)).await?;
+    if versions.is_empty() && before.is_none() {
         return Err(ApiError::NotFound(format!("no item {id}")));
     }
-    Answer::json(&History {
-        history: history_of(versions),
-    })
+    let (history, next) = history_of(versions, limit);
+    let next = next.map(|seq| key.encode_number(seq.0));
+    Ok(Answer::json(&History {
+        history,
+        next: next.clone(),
+    })?
+    .next_link(&uri, next.as_deref()))
 }
 
-fn history_of(versions: Vec<Revision>) -> Vec<HistoryEntry> {
-    let mut out = Vec::with_capacity(versions.len());
-    let mut before: Option<Value> = None;
-    for v in versions {
-        let changes = field_changes(before.as_ref(), v.data.as_ref());
+/// The first `limit` of `versions` (newest first) as history entries, each compared with the
+/// version after it in the list; and the seq to continue before when the list had more.
+fn history_of(versions: Vec<Revision>, limit: usize) -> (Vec<HistoryEntry>, Option<Seq>) {
+    let more = versions.len() > limit;
+    let mut out = Vec::with_capacity(versions.len().min(limit));
+    for (k, v) in versions.iter().enumerate().take(limit) {
+        let before = versions.get(k + 1).and_then(|b| b.data.as_ref());
+        let changes = field_changes(before, v.data.as_ref());
         out.push(HistoryEntry {
             rev: v.rev.0,
             seq: v.seq.0,
-            at: v.at,
-            author: v.author,
-            merged_by: v.merged_by,
-            message: v.message,
-            path: v.path,
+            at: v.at.clone(),
+            author: v.author.clone(),
+            merged_by: v.merged_by.clone(),
+            message: v.message.clone(),
+            path: v.path.clone(),
             deleted: v.data.is_none(),
             merged_into: v.merged_into.map(|i| i.to_string()),
             changes,
         });
-        before = v.data;
     }
-    out.reverse();
-    out
+    let next = if more {
+        out.last().map(|e| Seq(e.seq))
+    } else {
+        None
+    };
+    (out, next)
 }
 
 /// The top-level fields of `data` that differ between two versions (absent = `None`).
@@ -153,7 +193,13 @@ async fn relations(
     let found = crate::blocking(move || {
         let mut out = Vec::new();
         for (field, direction) in [("from", "out"), ("to", "in")] {
-            let links = rm.backlinks(id, Some(field), Some(ItemType::Relation))?;
+            let (links, _) = rm.backlinks(
+                id,
+                Some(field),
+                Some(ItemType::Relation),
+                None,
+                RELATIONS_MAX,
+            )?;
             let ids: Vec<_> = links.iter().map(|l| l.from).collect();
             for item in rm.items(&ids)? {
                 out.push((direction, item));

@@ -2,6 +2,7 @@
 //! `/v1/refcounts`.
 
 use axum::extract::State;
+use axum::http::Uri;
 use catalog_projector::{EventQuery, Missing};
 use catalog_schemas::DateKey;
 use serde::{Deserialize, Serialize};
@@ -9,6 +10,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::cursor::{ListKey, ListKind};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, LimitRange, Query};
 use crate::http::answer::{Answer, CacheClass, splice_list};
@@ -23,6 +25,12 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
 }
 
 const EVENTS_LIMIT: LimitRange = LimitRange::new(2000, 500);
+/// `day=` values one events request may name (a month's worth).
+pub(crate) const EVENTS_DAYS_MAX: usize = 31;
+/// `dates=` keys one events request may name.
+pub(crate) const EVENTS_DATES_MAX: usize = 100;
+/// Refcounts per page: 1-200, default 100.
+const REFCOUNTS_LIMIT: LimitRange = LimitRange::new(200, 100);
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -74,9 +82,9 @@ async fn resolve(
 struct EventsQuery {
     /// A year or a month: `^[0-9]{4}(-(0[1-9]|1[0-2]|06A|06B))?$`.
     within: Option<String>,
-    /// `<month>-<day>` of any year, or several comma separated.
+    /// `<month>-<day>` of any year, or several comma separated (at most 31).
     day: Option<String>,
-    /// Exact date keys, comma separated.
+    /// Exact date keys, comma separated (at most 100).
     dates: Option<String>,
     /// `recordings` or `texts`: only events lacking them.
     missing: Option<String>,
@@ -131,6 +139,17 @@ fn events_query(q: &EventsQuery) -> Result<EventQuery, ApiError> {
         Some(w) => Some(date_key("within", w)?),
         None => None,
     };
+    for (name, raw, max) in [
+        ("day", &q.day, EVENTS_DAYS_MAX),
+        ("dates", &q.dates, EVENTS_DATES_MAX),
+    ] {
+        let n = list(raw).count();
+        if n > max {
+            return Err(ApiError::BadRequest(format!(
+                "{name} names {n} values; at most {max} per request"
+            )));
+        }
+    }
     let days = list(&q.day)
         .map(|d| {
             DateKey::parse_month_day(d).map_err(|e| {
@@ -200,6 +219,10 @@ struct RefcountsQuery {
     /// Only count items of this type.
     #[serde(rename = "type")]
     ty: Option<String>,
+    /// 1-200, default 100.
+    limit: Option<String>,
+    /// `next` of the previous page.
+    cursor: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -211,19 +234,31 @@ struct RefCount {
 #[derive(Serialize, ToSchema)]
 struct RefCounts {
     counts: Vec<RefCount>,
+    /// The cursor of the next page; `null` on the last.
+    next: Option<String>,
 }
 
-/// For each item pointed at through a field, how many items point at it; most first.
+/// For each item pointed at through a field, how many items point at it; most first, then by id;
+/// paged.
 #[utoipa::path(get, path = "/v1/refcounts", tag = "items", params(RefcountsQuery),
     responses((status = 200, body = RefCounts), (status = 400, body = ErrorBody)))]
 async fn refcounts(
     State(state): State<AppState>,
+    uri: Uri,
     Query(q): Query<RefcountsQuery>,
 ) -> Result<Answer, ApiError> {
     let field = extract::field_name(extract::required("field", &q.field)?)?.to_owned();
     let ty = extract::item_type(q.ty.as_deref())?;
+    let limit = REFCOUNTS_LIMIT.parse(q.limit.as_deref())?;
+    let key = ListKey::new(
+        ListKind::Refcounts,
+        &[&field, ty.map_or("", |t| t.as_str())],
+    );
+    let after = q.cursor.as_deref().map(|c| key.decode(c)).transpose()?;
     let rm = state.read_models.clone();
-    let counts = crate::blocking(move || rm.refcounts(&field, ty)).await?;
+    let (counts, next) =
+        crate::blocking(move || rm.refcounts(&field, ty, after.as_deref(), limit)).await?;
+    let next = next.map(|p| key.encode(&p));
     let counts = counts
         .into_iter()
         .map(|(id, count)| RefCount {
@@ -231,7 +266,12 @@ async fn refcounts(
             count,
         })
         .collect();
-    Ok(Answer::json(&RefCounts { counts })?.cache(CacheClass::CatalogSum))
+    Ok(Answer::json(&RefCounts {
+        counts,
+        next: next.clone(),
+    })?
+    .cache(CacheClass::CatalogSum)
+    .next_link(&uri, next.as_deref()))
 }
 
 #[cfg(test)]

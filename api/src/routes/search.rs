@@ -333,11 +333,22 @@ async fn moments(
     Answer::json(&MomentsAnswer { results })
 }
 
+/// Alignment spans read per segment when finding its earliest start (a segment is placed in a
+/// handful of recordings; past this many, the earliest of the first ones is answered).
+const SPANS_PER_SEGMENT_MAX: usize = 200;
+
 /// The earliest `startMs` of the alignment spans that place a segment item in a recording: times
 /// live on the spans (pointing at the segment), not in the index, so they are read when answering.
 fn earliest_start(rm: &ReadModels, segment: Id) -> Result<Option<u64>, ApiError> {
     let spans: Vec<Id> = rm
-        .backlinks(segment, Some("segment"), Some(ItemType::AlignmentSpan))?
+        .backlinks(
+            segment,
+            Some("segment"),
+            Some(ItemType::AlignmentSpan),
+            None,
+            SPANS_PER_SEGMENT_MAX,
+        )?
+        .0
         .into_iter()
         .map(|b| b.from)
         .collect();

@@ -4,8 +4,12 @@
 //! Month-days and Adar: `06-14` is the Adar of Purim, so it matches Adar of a common year and Adar II
 //! of a leap year; `06A-14` matches only Adar I and `06B-14` only Adar II. Events whose date is a
 //! year or a month only are listed by date and `within`, never by `day`.
+//!
+//! Every filter of `/v1/events` is a key prefix: events lacking recordings (or texts) have their
+//! own keys by date and by month-day, kept as the counters move, so a list reads only the rows it
+//! answers with (several prefixes at once are merged in date order, never gathered and sorted).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use catalog_schemas::{DateKey, Id, ItemType, Month};
 use serde_json::Value;
@@ -25,6 +29,13 @@ const BY_DATE: u8 = b'd';
 const BY_DAY: u8 = b'm';
 const RECORDINGS: u8 = b'r';
 const TEXTS: u8 = b'x';
+/// An event's date: id → sort bytes then the key's text, to find its keys when a counter moves.
+const DATE_OF: u8 = b'a';
+/// Dated events with no recording (tag then [`RECORDINGS`]) or no text ([`TEXTS`]): by date,
+/// sort bytes then id.
+const MISSING_BY_DATE: u8 = b'n';
+/// The same, by month-day: month-day, sort bytes, id.
+const MISSING_BY_DAY: u8 = b'o';
 
 /// The index byte of a month: its place in `Month::ALL`, so Adar, Adar I and Adar II stay apart.
 fn month_byte(month: Month) -> u8 {
@@ -96,6 +107,29 @@ fn date_keys(id: Id, date: &DateKey) -> Vec<Vec<u8>> {
     out
 }
 
+/// The keys marking a dated event as lacking what `tag` counts.
+fn missing_keys(tag: u8, id: Id, date: &DateKey) -> Vec<Vec<u8>> {
+    let sort = date.sort_bytes();
+    let id = keys::id_bytes(id);
+    let mut out = vec![keys::key(&[&[MISSING_BY_DATE, tag], &sort, &id])];
+    if let Some(md) = month_day_of(date) {
+        out.push(keys::key(&[&[MISSING_BY_DAY, tag], &md, &sort, &id]));
+    }
+    out
+}
+
+fn date_of_value(date: &DateKey) -> Vec<u8> {
+    keys::key(&[&date.sort_bytes(), date.to_string().as_bytes()])
+}
+
+fn date_from_value(value: &[u8]) -> Result<DateKey> {
+    value
+        .get(4..)
+        .and_then(|t| std::str::from_utf8(t).ok())
+        .and_then(|t| DateKey::parse(t).ok())
+        .ok_or_else(|| Error::Corrupt(format!("bad event date {}", hex::encode(value))))
+}
+
 pub(crate) struct Events;
 
 impl Projection for Events {
@@ -107,7 +141,16 @@ impl Projection for Events {
         &[CF]
     }
 
+    /// 2: the date of each event and the keys of events lacking recordings or texts.
+    fn version(&self) -> u32 {
+        2
+    }
+
     fn apply(&self, ctx: &mut FoldCtx<'_>) -> Result<()> {
+        // Events whose date this commit changes: old and new date.
+        let mut dated: BTreeMap<Id, (Option<DateKey>, Option<DateKey>)> = BTreeMap::new();
+        // Counter moves, summed over the commit: (tag, event id bytes) → delta.
+        let mut moved: BTreeMap<(u8, [u8; keys::ID_LEN]), i64> = BTreeMap::new();
         for view in ctx.changes() {
             if view.ty() == ItemType::Event {
                 let old = (view.old_ty() == ItemType::Event)
@@ -123,6 +166,12 @@ impl Projection for Events {
                             ctx.put(CF, &key, date.to_string().as_bytes())?;
                         }
                     }
+                    let at = keys::key(&[&[DATE_OF], &keys::id_bytes(view.id())]);
+                    match &new {
+                        Some(date) => ctx.put(CF, &at, &date_of_value(date))?,
+                        None => ctx.delete(CF, &at)?,
+                    }
+                    dated.insert(view.id(), (old, new));
                 }
             }
             let counter = |ty: ItemType| match ty {
@@ -146,9 +195,49 @@ impl Projection for Events {
                 };
                 for target in old.difference(&new) {
                     ctx.count(CF, keys::key(&[&[tag], target]), -1);
+                    *moved.entry((tag, *target)).or_default() -= 1;
                 }
                 for target in new.difference(&old) {
                     ctx.count(CF, keys::key(&[&[tag], target]), 1);
+                    *moved.entry((tag, *target)).or_default() += 1;
+                }
+            }
+        }
+
+        // Every event whose date or counters moved: is it missing recordings / texts, before and
+        // after? (Reads see the state before this commit.)
+        let mut touched: BTreeSet<[u8; keys::ID_LEN]> =
+            dated.keys().map(|id| keys::id_bytes(*id)).collect();
+        touched.extend(moved.keys().map(|(_, t)| *t));
+        for target in touched {
+            let id = keys::id_from(&target)?;
+            let (old_date, new_date) = match dated.get(&id) {
+                Some((old, new)) => (old.clone(), new.clone()),
+                None => {
+                    let at = ctx.get(CF, &keys::key(&[&[DATE_OF], &target]))?;
+                    let date = at.as_deref().map(date_from_value).transpose()?;
+                    (date.clone(), date)
+                }
+            };
+            for tag in [RECORDINGS, TEXTS] {
+                let old_n = match ctx.get(CF, &keys::key(&[&[tag], &target]))? {
+                    Some(bytes) => keys::u64_from(&bytes)?,
+                    None => 0,
+                };
+                let delta = moved.get(&(tag, target)).copied().unwrap_or(0);
+                let new_n = i128::from(old_n) + i128::from(delta);
+                let was = old_date.as_ref().filter(|_| old_n == 0);
+                let is = new_date.as_ref().filter(|_| new_n == 0);
+                if was == is {
+                    continue;
+                }
+                for key in was.iter().flat_map(|d| missing_keys(tag, id, d)) {
+                    ctx.delete(CF, &key)?;
+                }
+                if let Some(date) = is {
+                    for key in missing_keys(tag, id, date) {
+                        ctx.put(CF, &key, date.to_string().as_bytes())?;
+                    }
                 }
             }
         }
@@ -178,83 +267,58 @@ impl ReadModels {
     }
 
     /// Events matching every filter of `query`, in date order (then id), each with how many
-    /// recordings point at it.
+    /// recordings point at it. Reads at most `limit` rows: every filter is a prefix, and several
+    /// prefixes (days, dates) are merged in date order.
     pub fn events(&self, query: &EventQuery, limit: usize) -> Result<Vec<(StoredItem, u64)>> {
-        let within = query.within.as_ref().map(within_prefix);
-        let dates: BTreeSet<[u8; 4]> = query.dates.iter().map(DateKey::sort_bytes).collect();
+        let within = query.within.as_ref().map(within_prefix).unwrap_or_default();
+        let dates: BTreeSet<[u8; 4]> = query
+            .dates
+            .iter()
+            .map(DateKey::sort_bytes)
+            .filter(|d| d.starts_with(&within))
+            .collect();
         let days: BTreeSet<[u8; 2]> = query.days.iter().flat_map(|&d| day_matches(d)).collect();
-
-        // Each candidate is its sort bytes and id (9 bytes) and its date key text.
-        let accept = |pos: &[u8], date: &[u8]| -> Result<bool> {
-            if within.as_ref().is_some_and(|w| !pos.starts_with(w)) {
-                return Ok(false);
-            }
-            if !dates.is_empty() && !dates.contains(&pos[..4]) {
-                return Ok(false);
-            }
+        let (by_date, by_day) = match query.missing {
+            None => (vec![BY_DATE], vec![BY_DAY]),
+            Some(Missing::Recordings) => (
+                vec![MISSING_BY_DATE, RECORDINGS],
+                vec![MISSING_BY_DAY, RECORDINGS],
+            ),
+            Some(Missing::Texts) => (vec![MISSING_BY_DATE, TEXTS], vec![MISSING_BY_DAY, TEXTS]),
+        };
+        // Each source: a prefix, and where in its keys the position (sort bytes, id) starts.
+        let sources: Vec<(Vec<u8>, usize)> = if !query.dates.is_empty() {
             if !days.is_empty() {
-                let md = std::str::from_utf8(date)
-                    .ok()
-                    .and_then(|d| DateKey::parse(d).ok())
-                    .and_then(|d| month_day_of(&d));
-                if !md.is_some_and(|md| days.contains(&md)) {
-                    return Ok(false);
-                }
+                // A date key matches a day when its own month-day is one of them.
+                let wanted = |d: &DateKey| month_day_of(d).is_some_and(|md| days.contains(&md));
+                query
+                    .dates
+                    .iter()
+                    .filter(|d| wanted(d))
+                    .map(DateKey::sort_bytes)
+                    .filter(|d| dates.contains(d))
+                    .collect::<BTreeSet<_>>()
+                    .into_iter()
+                    .map(|d| (keys::key(&[&by_date, &d]), by_date.len()))
+                    .collect()
+            } else {
+                dates
+                    .iter()
+                    .map(|d| (keys::key(&[&by_date, d]), by_date.len()))
+                    .collect()
             }
-            let id = &pos[4..];
-            Ok(match query.missing {
-                Some(Missing::Recordings) => self.counter(RECORDINGS, id)? == 0,
-                Some(Missing::Texts) => self.counter(TEXTS, id)? == 0,
-                None => true,
-            })
+        } else if !days.is_empty() {
+            days.iter()
+                .map(|md| (keys::key(&[&by_day, md, &within]), by_day.len() + 2))
+                .collect()
+        } else {
+            vec![(keys::key(&[&by_date, &within]), by_date.len())]
         };
 
-        let mut found: Vec<Vec<u8>> = Vec::new();
-        if !dates.is_empty() || !days.is_empty() {
-            // Narrow sources: gather, then put in date order.
-            let mut candidates: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
-            if !dates.is_empty() {
-                for sort in &dates {
-                    self.scan(CF, &keys::key(&[&[BY_DATE], sort]), None, |rest, v| {
-                        candidates.push((keys::key(&[sort, rest]), v.to_vec()));
-                        Ok(true)
-                    })?;
-                }
-            } else {
-                for md in &days {
-                    self.scan(CF, &keys::key(&[&[BY_DAY], md]), None, |rest, v| {
-                        candidates.push((rest.to_vec(), v.to_vec()));
-                        Ok(true)
-                    })?;
-                }
-            }
-            candidates.sort();
-            candidates.dedup();
-            for (pos, date) in candidates {
-                if found.len() == limit {
-                    break;
-                }
-                if pos.len() == 4 + keys::ID_LEN && accept(&pos, &date)? {
-                    found.push(pos);
-                }
-            }
-        } else {
-            let prefix = keys::key(&[&[BY_DATE], within.as_deref().unwrap_or_default()]);
-            self.scan(CF, &prefix, None, |rest, date| {
-                if found.len() == limit {
-                    return Ok(false);
-                }
-                let pos = keys::key(&[&prefix[1..], rest]);
-                if pos.len() == 4 + keys::ID_LEN && accept(&pos, date)? {
-                    found.push(pos);
-                }
-                Ok(true)
-            })?;
-        }
-
+        let found = self.merge_prefixes(CF, &sources, limit)?;
         let ids = found
             .iter()
-            .map(|pos| keys::id_from(&pos[4..]))
+            .map(|pos| keys::trailing_id(pos))
             .collect::<Result<Vec<_>>>()?;
         let mut out = Vec::with_capacity(ids.len());
         for item in self.items(&ids)? {

@@ -100,8 +100,76 @@ impl Projection for Backlinks {
 
 pub(crate) struct Refcounts;
 
+/// Count per (field, source type, target).
+const REF_BY_TYPE: u8 = b'c';
+/// Count per (field, target), every source type together.
+const REF_ALL: u8 = b's';
+/// Rank: (field, source type or [`ANY_TYPE`], inverted count, target) → nothing, so "most first,
+/// then by id" is key order and a page is one seek.
+const REF_RANK: u8 = b'r';
+/// The type byte of the rank over every source type (no type code is this large).
+const ANY_TYPE: u8 = 0xff;
+
 fn refcount_key(field: &str, ty: ItemType, target: &[u8]) -> Vec<u8> {
-    keys::key(&[field.as_bytes(), &[0, ty.code()], target])
+    keys::key(&[&[REF_BY_TYPE], field.as_bytes(), &[0, ty.code()], target])
+}
+
+fn refsum_key(field: &str, target: &[u8]) -> Vec<u8> {
+    keys::key(&[&[REF_ALL], field.as_bytes(), &[0], target])
+}
+
+fn rank_prefix(field: &str, ty: Option<ItemType>) -> Vec<u8> {
+    keys::key(&[
+        &[REF_RANK],
+        field.as_bytes(),
+        &[0, ty.map_or(ANY_TYPE, ItemType::code)],
+    ])
+}
+
+/// A rank position: the inverted count, then the target.
+fn rank_position(count: u64, target: &[u8]) -> Vec<u8> {
+    keys::key(&[&(!count).to_be_bytes(), target])
+}
+
+impl Refcounts {
+    /// Moves one counter by `delta`, keeping its rank key beside it (a counter at zero and its rank
+    /// key are removed).
+    fn bump(
+        ctx: &mut FoldCtx<'_>,
+        count_key: &[u8],
+        rank: &[u8],
+        target: &[u8],
+        delta: i64,
+    ) -> Result<()> {
+        let old = match ctx.get(REFCOUNTS_CF, count_key)? {
+            Some(bytes) => keys::u64_from(&bytes)?,
+            None => 0,
+        };
+        let new = u64::try_from(i128::from(old) + i128::from(delta)).map_err(|_| {
+            Error::Corrupt(format!(
+                "refcount {} would go below zero at seq {}",
+                hex::encode(count_key),
+                ctx.commit.seq
+            ))
+        })?;
+        if old > 0 {
+            ctx.delete(
+                REFCOUNTS_CF,
+                &keys::key(&[rank, &rank_position(old, target)]),
+            )?;
+        }
+        if new > 0 {
+            ctx.put(REFCOUNTS_CF, count_key, &new.to_be_bytes())?;
+            ctx.put(
+                REFCOUNTS_CF,
+                &keys::key(&[rank, &rank_position(new, target)]),
+                &[],
+            )?;
+        } else {
+            ctx.delete(REFCOUNTS_CF, count_key)?;
+        }
+        Ok(())
+    }
 }
 
 impl Projection for Refcounts {
@@ -109,22 +177,43 @@ impl Projection for Refcounts {
         "refcounts"
     }
 
+    /// 2: counts over every type and rank keys beside the per-type counts.
+    fn version(&self) -> u32 {
+        2
+    }
+
     fn column_families(&self) -> &'static [&'static str] {
         &[REFCOUNTS_CF]
     }
 
     fn apply(&self, ctx: &mut FoldCtx<'_>) -> Result<()> {
+        // Summed over the commit first: a counter's old value is read once, before this commit.
+        let mut by_type: std::collections::BTreeMap<
+            (&'static str, ItemType, [u8; keys::ID_LEN]),
+            i64,
+        > = Default::default();
         for view in ctx.changes() {
             let (removed, added) = ref_diff(&view);
             for (field, target) in removed {
-                ctx.count(
-                    REFCOUNTS_CF,
-                    refcount_key(field, view.old_ty(), &target),
-                    -1,
-                );
+                *by_type.entry((field, view.old_ty(), target)).or_default() -= 1;
             }
             for (field, target) in added {
-                ctx.count(REFCOUNTS_CF, refcount_key(field, view.ty(), &target), 1);
+                *by_type.entry((field, view.ty(), target)).or_default() += 1;
+            }
+        }
+        let mut all: std::collections::BTreeMap<(&'static str, [u8; keys::ID_LEN]), i64> =
+            Default::default();
+        for (&(field, ty, target), &delta) in &by_type {
+            *all.entry((field, target)).or_default() += delta;
+            if delta != 0 {
+                let key = refcount_key(field, ty, &target);
+                Self::bump(ctx, &key, &rank_prefix(field, Some(ty)), &target, delta)?;
+            }
+        }
+        for ((field, target), delta) in all {
+            if delta != 0 {
+                let key = refsum_key(field, &target);
+                Self::bump(ctx, &key, &rank_prefix(field, None), &target, delta)?;
             }
         }
         Ok(())
@@ -218,31 +307,61 @@ impl ReadModels {
         Ok((self.page_of_rows(&rows, next)?, total))
     }
 
-    /// Every item pointing at `target`, optionally only through `field` and only of type `ty`.
+    /// Items pointing at `target` (optionally only through `field`, only from type `ty`), by field,
+    /// then type, then id: up to `limit` after the position `after`, with the position of the last
+    /// one when more follow. A type without a field reads one range per field that type uses
+    /// (found in the counters), so no edge of another type is read.
     pub fn backlinks(
         &self,
         target: Id,
         field: Option<&str>,
         ty: Option<ItemType>,
-    ) -> Result<Vec<Backlink>> {
-        let mut prefix = keys::key(&[&[EDGE], &keys::id_bytes(target)]);
-        if let Some(field) = field {
-            prefix.extend_from_slice(field.as_bytes());
-            prefix.push(0);
-        }
+        after: Option<&[u8]>,
+        limit: usize,
+    ) -> Result<(Vec<Backlink>, Option<Vec<u8>>)> {
         let whole = keys::key(&[&[EDGE], &keys::id_bytes(target)]);
-        let mut edges = Vec::new();
-        self.scan(BACKLINKS_CF, &prefix, None, |rest, _| {
-            // The prefix may have eaten the field; split from just after the target.
-            let full = keys::key(&[&prefix[whole.len()..], rest]);
-            let (f, t, from) = split_edge(&full)?;
-            if ty.is_none_or(|want| want == t) {
-                edges.push((f, t, from));
+        // The ranges to read, in key order, each a prefix under `whole`.
+        let ranges: Vec<Vec<u8>> = match (field, ty) {
+            (None, None) => vec![Vec::new()],
+            (Some(f), None) => vec![keys::key(&[f.as_bytes(), &[0]])],
+            (field, Some(t)) => {
+                let mut fields = Vec::new();
+                let prefix = keys::key(&[&[COUNT], &keys::id_bytes(target), &[t.code()]]);
+                self.scan(BACKLINKS_CF, &prefix, None, |f, _| {
+                    if field.is_none_or(|want| want.as_bytes() == f) {
+                        fields.push(keys::key(&[f, &[0, t.code()]]));
+                    }
+                    Ok(true)
+                })?;
+                fields
             }
-            Ok(true)
-        })?;
-        let mut out = Vec::with_capacity(edges.len());
-        for (field, ty, from) in edges {
+        };
+        let mut rows: Vec<Vec<u8>> = Vec::new();
+        let mut more = false;
+        for range in ranges {
+            // Ranges wholly at or before the cursor are done; the one holding it resumes after it.
+            let resume = match after {
+                Some(pos) if pos.starts_with(&range) => Some(&pos[range.len()..]),
+                Some(pos) if pos >= range.as_slice() => continue,
+                _ => None,
+            };
+            let prefix = keys::key(&[&whole, &range]);
+            self.scan(BACKLINKS_CF, &prefix, resume, |rest, _| {
+                if rows.len() == limit {
+                    more = true;
+                    return Ok(false);
+                }
+                rows.push(keys::key(&[&range, rest]));
+                Ok(true)
+            })?;
+            if more {
+                break;
+            }
+        }
+        let next = if more { rows.last().cloned() } else { None };
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            let (field, ty, from) = split_edge(&row)?;
             out.push(Backlink {
                 from,
                 ty,
@@ -250,31 +369,32 @@ impl ReadModels {
                 path: self.path_of(from)?,
             });
         }
-        Ok(out)
+        Ok((out, next))
     }
 
     /// For each item pointed at through `field` (from items of type `ty`, or any), how many point at
-    /// it; most first, then by id.
-    pub fn refcounts(&self, field: &str, ty: Option<ItemType>) -> Result<Vec<(Id, u64)>> {
-        let mut prefix = keys::key(&[field.as_bytes(), &[0]]);
-        if let Some(ty) = ty {
-            prefix.push(ty.code());
-        }
-        let mut sums: std::collections::BTreeMap<[u8; keys::ID_LEN], u64> = Default::default();
-        self.scan(REFCOUNTS_CF, &prefix, None, |rest, value| {
-            let target = rest
-                .get(rest.len().wrapping_sub(keys::ID_LEN)..)
-                .and_then(|t| <[u8; keys::ID_LEN]>::try_from(t).ok())
-                .ok_or_else(|| Error::Corrupt(format!("bad refcount key {}", hex::encode(rest))))?;
-            *sums.entry(target).or_default() += keys::u64_from(value)?;
-            Ok(true)
-        })?;
-        let mut out = sums
-            .into_iter()
-            .map(|(t, n)| Ok((keys::id_from(&t)?, n)))
+    /// it; most first, then by id: up to `limit` after the position `after`, with the position of
+    /// the last one when more follow.
+    pub fn refcounts(
+        &self,
+        field: &str,
+        ty: Option<ItemType>,
+        after: Option<&[u8]>,
+        limit: usize,
+    ) -> Result<(Vec<(Id, u64)>, Option<Vec<u8>>)> {
+        let prefix = rank_prefix(field, ty);
+        let (rows, next) = self.page_keys(REFCOUNTS_CF, &prefix, after, limit, |_, _| Ok(true))?;
+        let bad = |rest: &[u8]| Error::Corrupt(format!("bad refcount rank {}", hex::encode(rest)));
+        let out = rows
+            .iter()
+            .map(|(rest, _)| {
+                if rest.len() != 8 + keys::ID_LEN {
+                    return Err(bad(rest));
+                }
+                Ok((keys::id_from(&rest[8..])?, !keys::u64_from(&rest[..8])?))
+            })
             .collect::<Result<Vec<_>>>()?;
-        out.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.to_bytes().cmp(&b.0.to_bytes())));
-        Ok(out)
+        Ok((out, next))
     }
 }
 
@@ -338,7 +458,7 @@ mod tests {
             0
         );
 
-        let from_u1 = t.rm.backlinks(w1, Some("work"), None).unwrap();
+        let from_u1 = t.rm.backlinks(w1, Some("work"), None, None, 10).unwrap().0;
         assert!(from_u1.contains(&Backlink {
             from: u1,
             ty: ItemType::Unit,
@@ -346,12 +466,13 @@ mod tests {
             path: Some("/w1/1".into())
         }));
         assert_eq!(
-            t.rm.backlinks(w1, None, Some(ItemType::Recording))
+            t.rm.backlinks(w1, None, Some(ItemType::Recording), None, 10)
                 .unwrap()
+                .0
                 .len(),
             1
         );
-        assert_eq!(t.rm.backlinks(w1, None, None).unwrap().len(), 3);
+        assert_eq!(t.rm.backlinks(w1, None, None, None, 10).unwrap().0.len(), 3);
 
         // u1 moves to w2: w1 loses it, w2 gains it; refcounts follow.
         t.commit(vec![t.put(
@@ -362,7 +483,7 @@ mod tests {
         )]);
         assert_eq!(t.rm.linked(w1, "work", None, None, 10).unwrap().1, 1);
         assert_eq!(
-            t.rm.backlinks(w2, None, None).unwrap(),
+            t.rm.backlinks(w2, None, None, None, 10).unwrap().0,
             vec![Backlink {
                 from: u1,
                 ty: ItemType::Unit,
@@ -370,14 +491,18 @@ mod tests {
                 path: Some("/w2/1".into())
             }]
         );
-        let mut counts = t.rm.refcounts("work", Some(ItemType::Unit)).unwrap();
+        let mut counts =
+            t.rm.refcounts("work", Some(ItemType::Unit), None, 10)
+                .unwrap()
+                .0;
         counts.sort_by_key(|(id, _)| id.to_bytes());
         let mut want = vec![(w1, 1), (w2, 1)];
         want.sort_by_key(|(id, _)| id.to_bytes());
         assert_eq!(counts, want);
         assert!(
-            t.rm.refcounts("work", Some(ItemType::Text))
+            t.rm.refcounts("work", Some(ItemType::Text), None, 10)
                 .unwrap()
+                .0
                 .is_empty()
         );
 
@@ -391,6 +516,105 @@ mod tests {
                 count: 1
             }]
         );
-        assert_eq!(t.rm.refcounts("work", None).unwrap(), vec![(w2, 1)]);
+        assert_eq!(
+            t.rm.refcounts("work", None, None, 10).unwrap(),
+            (vec![(w2, 1)], None)
+        );
+    }
+
+    /// Refcounts page most first then by id, over every type or one; a changed count moves its
+    /// target; backlinks page by field, type and id, with a type filter across fields.
+    #[test]
+    fn refcounts_and_backlinks_page_in_order() {
+        let t = Fixture::new();
+        let targets: Vec<_> = (0..4).map(|_| t.id()).collect();
+        t.commit(
+            targets
+                .iter()
+                .map(|w| t.put(*w, "work", None, json!({})))
+                .collect(),
+        );
+        // Target i gets i+1 units through `work`; target 0 also gets three publications through it.
+        let mut changes = Vec::new();
+        for (i, w) in targets.iter().enumerate() {
+            for _ in 0..=i {
+                changes.push(t.put(t.id(), "unit", None, json!({"work": w.to_string()})));
+            }
+        }
+        let texts: Vec<_> = (0..3).map(|_| t.id()).collect();
+        for x in &texts {
+            changes.push(t.put(
+                *x,
+                "publication",
+                None,
+                json!({"work": targets[0].to_string()}),
+            ));
+        }
+        t.commit(changes);
+        let all_pages = |ty: Option<ItemType>, limit: usize| {
+            let mut out = Vec::new();
+            let mut after: Option<Vec<u8>> = None;
+            loop {
+                let (page, next) = t.rm.refcounts("work", ty, after.as_deref(), limit).unwrap();
+                assert!(page.len() <= limit);
+                out.extend(page);
+                match next {
+                    Some(n) => after = Some(n),
+                    None => return out,
+                }
+            }
+        };
+        let mut want: Vec<_> = vec![
+            (targets[0], 4),
+            (targets[1], 2),
+            (targets[2], 3),
+            (targets[3], 4),
+        ];
+        want.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.to_bytes().cmp(&b.0.to_bytes())));
+        for limit in [1, 2, 10] {
+            assert_eq!(all_pages(None, limit), want, "limit {limit}");
+        }
+        assert_eq!(
+            all_pages(Some(ItemType::Publication), 1),
+            vec![(targets[0], 3)]
+        );
+        assert_eq!(all_pages(Some(ItemType::Unit), 1)[0], (targets[3], 4));
+
+        // Two publications stop pointing at target 0: it falls behind target 2.
+        t.commit(
+            texts[..2]
+                .iter()
+                .map(|x| t.put(*x, "publication", None, json!({})))
+                .collect(),
+        );
+        let now = all_pages(None, 1);
+        assert_eq!(now[0], (targets[3], 4));
+        assert_eq!(now[1], (targets[2], 3));
+        assert!(now.contains(&(targets[0], 2)));
+        assert_eq!(now.len(), 4);
+
+        // Backlinks of target 0: one unit and one publication through `work`, paged one at a time.
+        let mut seen = Vec::new();
+        let mut after: Option<Vec<u8>> = None;
+        loop {
+            let (page, next) =
+                t.rm.backlinks(targets[0], None, None, after.as_deref(), 1)
+                    .unwrap();
+            seen.extend(page.into_iter().map(|b| (b.field, b.ty, b.from)));
+            match next {
+                Some(n) => after = Some(n),
+                None => break,
+            }
+        }
+        assert_eq!(seen.len(), 2);
+        let mut sorted = seen.clone();
+        sorted.sort_by_key(|(f, ty, id)| (f.clone(), ty.code(), id.to_bytes()));
+        assert_eq!(seen, sorted);
+        let (texts_only, next) =
+            t.rm.backlinks(targets[0], None, Some(ItemType::Publication), None, 5)
+                .unwrap();
+        assert_eq!(next, None);
+        assert_eq!(texts_only.len(), 1);
+        assert_eq!(texts_only[0].from, texts[2]);
     }
 }

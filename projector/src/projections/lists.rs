@@ -1,5 +1,6 @@
 //! `lists`: live items in path order (byte order of the path, then id; items without a path after
-//! all that have one, by id), once for all items, once per type and once per set in `data.sets`.
+//! all that have one, by id), once for all items, once per type, once per set in `data.sets` and
+//! once per set and type (so a set's items of one type are a range, not a filtered scan).
 
 use std::collections::BTreeSet;
 
@@ -18,6 +19,7 @@ pub(crate) const CF: &str = "rm_lists";
 const SCOPE_ALL: u8 = b'a';
 const SCOPE_TYPE: u8 = b't';
 const SCOPE_SET: u8 = b's';
+const SCOPE_SET_TYPE: u8 = b'u';
 
 pub(crate) struct Lists;
 
@@ -48,6 +50,12 @@ fn list_keys(ty: ItemType, path: Option<&str>, id: Id, data: &Value) -> Vec<Vec<
     ];
     for set in sets_of(data) {
         out.push(keys::key(&[&[SCOPE_SET], &keys::id_bytes(set), &pos]));
+        out.push(keys::key(&[
+            &[SCOPE_SET_TYPE],
+            &keys::id_bytes(set),
+            &[ty.code()],
+            &pos,
+        ]));
     }
     out
 }
@@ -55,6 +63,11 @@ fn list_keys(ty: ItemType, path: Option<&str>, id: Id, data: &Value) -> Vec<Vec<
 impl Projection for Lists {
     fn name(&self) -> &'static str {
         "lists"
+    }
+
+    /// 2: a range per set and type.
+    fn version(&self) -> u32 {
+        2
     }
 
     fn column_families(&self) -> &'static [&'static str] {
@@ -92,14 +105,14 @@ impl ReadModels {
         limit: usize,
     ) -> Result<Page> {
         let prefix = match (set, ty) {
-            (Some(set), _) => keys::key(&[&[SCOPE_SET], &keys::id_bytes(set)]),
+            (Some(set), Some(ty)) => {
+                keys::key(&[&[SCOPE_SET_TYPE], &keys::id_bytes(set), &[ty.code()]])
+            }
+            (Some(set), None) => keys::key(&[&[SCOPE_SET], &keys::id_bytes(set)]),
             (None, Some(ty)) => vec![SCOPE_TYPE, ty.code()],
             (None, None) => vec![SCOPE_ALL],
         };
-        let want = set.and(ty).map(ItemType::code);
-        let (rows, next) = self.page_keys(CF, &prefix, after, limit, |_, value| {
-            Ok(want.is_none_or(|code| value.first() == Some(&code)))
-        })?;
+        let (rows, next) = self.page_keys(CF, &prefix, after, limit, |_, _| Ok(true))?;
         self.page_of_rows(&rows, next)
     }
 }

@@ -20,6 +20,11 @@ pub(crate) mod sitemap;
 pub(crate) trait Projection: Send + Sync {
     /// The name used for its checkpoint and by `rebuild --projection`.
     fn name(&self) -> &'static str;
+    /// The layout of its keys and values. Raising it makes the next start empty the projection and
+    /// fold it again from the log (read models are never migrated, only rebuilt).
+    fn version(&self) -> u32 {
+        1
+    }
     /// The column families it alone writes.
     fn column_families(&self) -> &'static [&'static str];
     /// Adds this commit's changes to the batch.

@@ -369,7 +369,12 @@ impl<'a> Draft<'a> {
     /// Every item that points at `target` now (through `field`, or any field).
     pub fn referrers(&self, target: Id, field: Option<&str>) -> Result<Vec<Referrer>> {
         let mut found: BTreeMap<(Id, &'static str), ItemType> = BTreeMap::new();
-        for link in self.wf.inner.read_models.backlinks(target, field, None)? {
+        let (links, _) =
+            self.wf
+                .inner
+                .read_models
+                .backlinks(target, field, None, None, usize::MAX)?;
+        for link in links {
             if self.items.contains_key(&link.from) {
                 continue;
             }
