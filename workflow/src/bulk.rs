@@ -123,6 +123,7 @@ impl Workflow {
                 submitted_at: Some(now),
                 closed_at: matches!(status, Status::Merged | Status::Withdrawn).then_some(now),
                 bot: false,
+                not_yet_visible: false,
                 reverts: None,
             };
             batch.put(SUGGESTIONS, &s.id.key(), &s)?;

@@ -119,7 +119,7 @@ pub use issues::{
 };
 pub use limits::{MAX_BOT_SUGGESTION_ITEMS, MAX_DATA_DEPTH, MAX_SUGGESTION_ITEMS};
 pub use listing::{ListFilter, Listed, StateCounts, StateFilter, SuggestionPage};
-pub use lists::{EXAMINE_LIMIT, MAX_REFERENCES};
+pub use lists::{EXAMINE_LIMIT, MAX_REFERENCING_SUGGESTIONS};
 pub use organize::{
     ChangeKind, MAX_DEPTH, MAX_ITEMS, MAX_OPERATIONS, MAX_PLAN_ITEMS, NodeKind, Operation,
     Organized, Placement, Plan, Preview, PreviewItem, Ref, Selection, Tree, TreeCounts, TreeNode,

@@ -48,7 +48,7 @@ pub const REFERENCES: &str = "wf_references";
 pub const EXAMINE_LIMIT: usize = 2_000;
 
 /// The most suggestions an issue's page shows as referencing it (the newest).
-pub const MAX_REFERENCES: usize = 200;
+pub const MAX_REFERENCING_SUGGESTIONS: usize = 200;
 
 /// Set in `wf_meta` once the stores' records are in the list indexes; its value is the layout
 /// version (bumped when an index is added, which re-runs the backfill).

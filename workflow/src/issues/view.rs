@@ -3,7 +3,7 @@
 //!
 //! References come from the suggestions whose description mentions the number (drafts left
 //! out), found by one seek into `wf_references`, which every save of a suggestion keeps current;
-//! the newest [`MAX_REFERENCES`] are shown.
+//! the newest [`MAX_REFERENCING_SUGGESTIONS`] are shown.
 
 use serde::Serialize;
 
@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::issues::mentions;
 use crate::issues::record::{IssueState, ShownIssue};
 use crate::issues::timeline::{Happened, TimelineEvent};
-use crate::lists::{self, MAX_REFERENCES, REFERENCES, Step};
+use crate::lists::{self, MAX_REFERENCING_SUGGESTIONS, REFERENCES, Step};
 use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::suggestions::{Status, Suggestion, SuggestionId, ThreadNumber};
@@ -46,7 +46,7 @@ pub struct IssueThread {
 }
 
 impl Workflow {
-    /// The newest [`MAX_REFERENCES`] suggestions whose description mentions `number`, oldest
+    /// The newest [`MAX_REFERENCING_SUGGESTIONS`] suggestions whose description mentions `number`, oldest
     /// first: one seek into `wf_references`.
     fn referencing(&self, number: ThreadNumber) -> Result<Vec<Suggestion>> {
         let mut found = Vec::new();
@@ -55,7 +55,7 @@ impl Workflow {
             REFERENCES,
             &number.0.to_be_bytes(),
             None,
-            MAX_REFERENCES,
+            MAX_REFERENCING_SUGGESTIONS,
             |id| {
                 if let Some(s) = self.suggestion(SuggestionId(id))? {
                     found.push(s);
