@@ -169,7 +169,7 @@ impl LimitRange {
             _ => Err(ApiError::BadRequest(format!(
                 "limit {raw} is not a whole number from 1 to {}",
                 self.max,
-                raw = catalog_schemas::quote(&raw)
+                raw = catalog_schemas::quote(raw)
             ))),
         }
     }
@@ -195,7 +195,7 @@ pub fn item_type(raw: Option<&str>) -> Result<Option<ItemType>, ApiError> {
         t.parse::<ItemType>().map_err(|_| {
             ApiError::BadRequest(format!(
                 "type {t} is not a kind of item",
-                t = catalog_schemas::quote(&t)
+                t = catalog_schemas::quote(t)
             ))
         })
     })
@@ -218,7 +218,7 @@ pub fn number(name: &str, raw: &str, min: u64) -> Result<u64, ApiError> {
         Ok(n) if n >= min => Ok(n),
         _ => Err(ApiError::BadRequest(format!(
             "{name} {raw} is not a whole number of at least {min}",
-            raw = catalog_schemas::quote(&raw)
+            raw = catalog_schemas::quote(raw)
         ))),
     }
 }
@@ -233,7 +233,7 @@ pub fn field_name(raw: &str) -> Result<&str, ApiError> {
     } else {
         Err(ApiError::BadRequest(format!(
             "field {raw} must be a lowercase letter followed by letters",
-            raw = catalog_schemas::quote(&raw)
+            raw = catalog_schemas::quote(raw)
         )))
     }
 }

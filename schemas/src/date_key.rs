@@ -383,7 +383,7 @@ fn parse_year(input: &str, text: &str) -> Result<u16, SchemaError> {
     text.parse().map_err(|_| {
         SchemaError::date_key(
             input,
-            format!("year {text} is not a number", text = crate::quote(&text)),
+            format!("year {text} is not a number", text = crate::quote(text)),
         )
     })
 }
@@ -392,13 +392,13 @@ fn parse_day(input: &str, text: &str) -> Result<u8, SchemaError> {
     if text.len() != 2 || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(SchemaError::date_key(
             input,
-            format!("day {text} is not two digits", text = crate::quote(&text)),
+            format!("day {text} is not two digits", text = crate::quote(text)),
         ));
     }
     text.parse().map_err(|_| {
         SchemaError::date_key(
             input,
-            format!("day {text} is not a number", text = crate::quote(&text)),
+            format!("day {text} is not a number", text = crate::quote(text)),
         )
     })
 }

@@ -28,7 +28,7 @@ impl Handle {
         } else {
             Err(Error::BadRequest(format!(
                 "handle {text}: use 2-39 lowercase letters, digits, '_' or '-', starting with a letter or digit",
-                text = catalog_schemas::quote(&text)
+                text = catalog_schemas::quote(text)
             )))
         }
     }

@@ -192,10 +192,10 @@ impl Deltas {
 
 fn diff(batch: &mut Batch<'_>, deltas: &mut Deltas, old: Entries, new: Entries) -> Result<()> {
     for (cf, key) in old.keys.difference(&new.keys) {
-        batch.delete(*cf, key)?;
+        batch.delete(cf, key)?;
     }
     for (cf, key) in new.keys.difference(&old.keys) {
-        batch.put_raw(*cf, key, &[])?;
+        batch.put_raw(cf, key, &[])?;
     }
     for name in old.counters.difference(&new.counters) {
         deltas.add(name.clone(), -1);
@@ -268,8 +268,8 @@ pub(crate) fn walk(
         },
         None => prefix.to_vec(),
     };
-    let mut examined = 0usize;
-    for item in kv.iterator(cf, IteratorMode::From(&start, rocksdb::Direction::Forward))? {
+    let entries = kv.iterator(cf, IteratorMode::From(&start, rocksdb::Direction::Forward))?;
+    for (examined, item) in entries.enumerate() {
         let (key, _) = item?;
         if !key.starts_with(prefix) {
             break;
@@ -284,7 +284,6 @@ pub(crate) fn walk(
         if examined == budget {
             return Ok(Stop::Budget(id.saturating_add(1)));
         }
-        examined += 1;
         if let Step::Stop = visit(id)? {
             return Ok(Stop::Done);
         }

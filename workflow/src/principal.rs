@@ -56,7 +56,7 @@ impl Scopes {
                 "write" => Ok(Scope::Write),
                 _ => Err(Error::BadRequest(format!(
                     "scope {s}: use read or write",
-                    s = catalog_schemas::quote(&s)
+                    s = catalog_schemas::quote(s)
                 ))),
             })
             .collect::<Result<Vec<_>>>()?;

@@ -31,7 +31,7 @@ impl Subject {
         let bad = |what: &str| {
             Error::BadRequest(format!(
                 "subject id {id} is not {what}",
-                id = catalog_schemas::quote(&id)
+                id = catalog_schemas::quote(id)
             ))
         };
         match kind {
@@ -65,7 +65,7 @@ impl Subject {
             }
             other => Err(Error::BadRequest(format!(
                 "subject kind {other} is not one of changeset, report, entity, project",
-                other = catalog_schemas::quote(&other)
+                other = catalog_schemas::quote(other)
             ))),
         }
     }

@@ -732,7 +732,7 @@ pub(crate) fn check_title(title: &str) -> Result<String> {
     if chars == 0 || chars > MAX_TITLE_CHARS {
         return Err(Error::BadRequest(format!(
             "title {title}: give 1-{MAX_TITLE_CHARS} characters",
-            title = catalog_schemas::quote(&title)
+            title = catalog_schemas::quote(title)
         )));
     }
     Ok(title.to_string())

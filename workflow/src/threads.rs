@@ -244,10 +244,7 @@ fn ranges_starting_with(digits: &str) -> Vec<(u64, u64)> {
     }
     let mut out = Vec::new();
     let mut scale: u64 = 1;
-    loop {
-        let Some(low) = first.checked_mul(scale) else {
-            break;
-        };
+    while let Some(low) = first.checked_mul(scale) {
         let high = first
             .checked_add(1)
             .and_then(|next| next.checked_mul(scale))

@@ -133,7 +133,7 @@ fn sitemap_type(raw: &str) -> Result<ItemType, ApiError> {
             ApiError::BadRequest(format!(
                 "sitemap type {raw} must be one of {}",
                 names.join(", "),
-                raw = catalog_schemas::quote(&raw)
+                raw = catalog_schemas::quote(raw)
             ))
         })
 }

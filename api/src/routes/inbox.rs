@@ -67,7 +67,7 @@ async fn list(
             Timestamp::parse(t).ok_or_else(|| {
                 ApiError::BadRequest(format!(
                     "before {t} is not an RFC 3339 time",
-                    t = catalog_schemas::quote(&t)
+                    t = catalog_schemas::quote(t)
                 ))
             })
         })

@@ -123,7 +123,7 @@ fn date_key(name: &str, raw: &str) -> Result<DateKey, ApiError> {
     DateKey::parse(raw).map_err(|e| {
         ApiError::BadRequest(format!(
             "{name} {raw}: {e}",
-            raw = catalog_schemas::quote(&raw)
+            raw = catalog_schemas::quote(raw)
         ))
     })
 }
@@ -133,7 +133,7 @@ fn events_query(q: &EventsQuery) -> Result<EventQuery, ApiError> {
         Some(w) if !within_shape(w) => {
             return Err(ApiError::BadRequest(format!(
                 "within {w} must be a year (5785) or a month (5785-07, 5784-06A)",
-                w = catalog_schemas::quote(&w)
+                w = catalog_schemas::quote(w)
             )));
         }
         Some(w) => Some(date_key("within", w)?),
@@ -153,7 +153,7 @@ fn events_query(q: &EventsQuery) -> Result<EventQuery, ApiError> {
     let days = list(&q.day)
         .map(|d| {
             DateKey::parse_month_day(d).map_err(|e| {
-                ApiError::BadRequest(format!("day {d}: {e}", d = catalog_schemas::quote(&d)))
+                ApiError::BadRequest(format!("day {d}: {e}", d = catalog_schemas::quote(d)))
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
@@ -167,7 +167,7 @@ fn events_query(q: &EventsQuery) -> Result<EventQuery, ApiError> {
         Some(other) => {
             return Err(ApiError::BadRequest(format!(
                 "missing {other} must be recordings or texts",
-                other = catalog_schemas::quote(&other)
+                other = catalog_schemas::quote(other)
             )));
         }
     };

@@ -39,7 +39,7 @@ fn depth(raw: Option<&str>) -> Result<u8, ApiError> {
         Ok(n) if (1..=MAX_DEPTH).contains(&n) => Ok(n),
         _ => Err(ApiError::BadRequest(format!(
             "depth {raw} is not a whole number from 1 to {MAX_DEPTH}",
-            raw = catalog_schemas::quote(&raw)
+            raw = catalog_schemas::quote(raw)
         ))),
     }
 }

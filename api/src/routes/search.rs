@@ -202,7 +202,7 @@ async fn similar(Query(p): Query<SimilarParams>) -> Result<Answer, ApiError> {
         if !SIMILAR_TYPES.iter().any(|t| t.as_str() == ty) {
             return Err(ApiError::BadRequest(format!(
                 "types: {ty} is not one of unit, event, segment, text-page, work",
-                ty = catalog_schemas::quote(&ty)
+                ty = catalog_schemas::quote(ty)
             )));
         }
     }

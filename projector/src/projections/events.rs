@@ -212,11 +212,11 @@ impl Projection for Events {
         for target in touched {
             let id = keys::id_from(&target)?;
             let (old_date, new_date) = match dated.get(&id) {
-                Some((old, new)) => (old.clone(), new.clone()),
+                Some((old, new)) => (*old, *new),
                 None => {
                     let at = ctx.get(CF, &keys::key(&[&[DATE_OF], &target]))?;
                     let date = at.as_deref().map(date_from_value).transpose()?;
-                    (date.clone(), date)
+                    (date, date)
                 }
             };
             for tag in [RECORDINGS, TEXTS] {

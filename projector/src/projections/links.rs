@@ -258,6 +258,9 @@ fn split_edge(rest: &[u8]) -> Result<(String, ItemType, Id)> {
     ))
 }
 
+/// A page of refcounts (each target with how many point at it) and the position after it.
+pub type RefcountPage = (Vec<(Id, u64)>, Option<Vec<u8>>);
+
 impl ReadModels {
     /// Per source type and field, how many items point at `target`; largest first.
     pub fn linked_counts(&self, target: Id) -> Result<Vec<LinkedCount>> {
@@ -381,7 +384,7 @@ impl ReadModels {
         ty: Option<ItemType>,
         after: Option<&[u8]>,
         limit: usize,
-    ) -> Result<(Vec<(Id, u64)>, Option<Vec<u8>>)> {
+    ) -> Result<RefcountPage> {
         let prefix = rank_prefix(field, ty);
         let (rows, next) = self.page_keys(REFCOUNTS_CF, &prefix, after, limit, |_, _| Ok(true))?;
         let bad = |rest: &[u8]| Error::Corrupt(format!("bad refcount rank {}", hex::encode(rest)));

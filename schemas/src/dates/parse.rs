@@ -157,7 +157,7 @@ fn sort(tokens: &[Token]) -> Result<Vec<Part>, String> {
             Token::Latin(w) => {
                 return Err(format!(
                     "{w} is not a month, a number or a word of a date",
-                    w = crate::quote(&w)
+                    w = crate::quote(w)
                 ));
             }
             Token::Hebrew(w) => {

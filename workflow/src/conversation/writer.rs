@@ -49,9 +49,9 @@ impl Workflow {
         let mut looked = Looked::default();
         for text in texts {
             for n in super::text::thread_refs(text) {
-                if !looked.threads.contains_key(&n) {
+                if let std::collections::hash_map::Entry::Vacant(e) = looked.threads.entry(n) {
                     let found = self.suggestion_by_number(n)?;
-                    looked.threads.insert(n, found);
+                    e.insert(found);
                 }
             }
         }

@@ -42,7 +42,7 @@ impl InboxFilter {
                     Error::BadRequest(format!(
                         "filter {raw} is not one of unread, all, mention, review_requested, \
                          assigned, author, comment, review, state, followed",
-                        raw = catalog_schemas::quote(&raw)
+                        raw = catalog_schemas::quote(raw)
                     ))
                 }),
         }

@@ -115,7 +115,7 @@ impl FromStr for ReportKind {
                 Error::BadRequest(format!(
                     "type {s} is not a report kind: use one of {}",
                     names.join(", "),
-                    s = catalog_schemas::quote(&s)
+                    s = catalog_schemas::quote(s)
                 ))
             })
     }

@@ -156,7 +156,7 @@ impl Operation {
                     message: format!(
                         "{name} is not an operation: use one of {}",
                         OPS.join(", "),
-                        name = catalog_schemas::quote(&name)
+                        name = catalog_schemas::quote(name)
                     ),
                 })?,
             None => {
@@ -292,7 +292,7 @@ impl Reader<'_> {
                     "{unknown} is not a field of {}: it takes {}",
                     self.op,
                     allowed.join(", "),
-                    unknown = catalog_schemas::quote(&unknown)
+                    unknown = catalog_schemas::quote(unknown)
                 ),
             )),
             None => Ok(()),
@@ -324,7 +324,7 @@ impl Reader<'_> {
             Err(self.error(
                 field,
                 format!(
-                    "key {key}: 1-{MAX_KEY_CHARS} lowercase letters, digits, - and _, starting with a letter or digit", key = catalog_schemas::quote(&key)),
+                    "key {key}: 1-{MAX_KEY_CHARS} lowercase letters, digits, - and _, starting with a letter or digit", key = catalog_schemas::quote(key)),
             ))
         }
     }

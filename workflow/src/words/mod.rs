@@ -156,7 +156,7 @@ fn read_plan(change: &WordsChange) -> Result<Plan> {
             SegmentId::new(s).ok_or_else(|| {
                 Error::BadRequest(format!(
                     "segment {s} is not a segment id (1-64 letters, digits, _ . : -)",
-                    s = catalog_schemas::quote(&s)
+                    s = catalog_schemas::quote(s)
                 ))
             })
         })
@@ -170,7 +170,7 @@ fn read_plan(change: &WordsChange) -> Result<Plan> {
                 Error::BadRequest(format!(
                     "kind {k} is not a segment kind: use {}",
                     names.join(", "),
-                    k = catalog_schemas::quote(&k)
+                    k = catalog_schemas::quote(k)
                 ))
             })
         })

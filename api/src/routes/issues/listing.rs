@@ -53,7 +53,7 @@ pub(super) fn parse(q: &IssueListQuery) -> Result<Parsed, ApiError> {
         other => {
             return Err(ApiError::BadRequest(format!(
                 "state {other} is not one of open, closed, all",
-                other = catalog_schemas::quote(&other)
+                other = catalog_schemas::quote(other)
             )));
         }
     };

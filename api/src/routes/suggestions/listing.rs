@@ -98,7 +98,7 @@ fn state_of(raw: &str) -> Result<StateFilter, ApiError> {
         "all" => Ok(StateFilter::All),
         _ => Err(ApiError::BadRequest(format!(
             "state {raw} is not one of open, closed, all",
-            raw = catalog_schemas::quote(&raw)
+            raw = catalog_schemas::quote(raw)
         ))),
     }
 }
@@ -112,7 +112,7 @@ fn status_of(raw: &str) -> Result<Status, ApiError> {
         "withdrawn" => Ok(Status::Withdrawn),
         _ => Err(ApiError::BadRequest(format!(
             "status {raw} is not one of draft, open, merged, sent_back, withdrawn",
-            raw = catalog_schemas::quote(&raw)
+            raw = catalog_schemas::quote(raw)
         ))),
     }
 }
