@@ -9,7 +9,7 @@ mod common;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use common::flow::{Put, approve, first_of, login, propose};
+use common::flow::{Put, approve, first_of, login, propose, session_cookie};
 use common::http::{Api, Auth, Reply, enc};
 use common::measure::ms;
 use common::{DataDir, GENEROUS_RATE, Server, Shared, eventually, unique};
@@ -275,6 +275,29 @@ async fn a_merge_that_outruns_the_read_models_answers_merged_with_a_note() {
     assert!(v["merged_commit"].is_u64(), "{v}");
     let note = v["note"].as_str().unwrap_or_else(|| panic!("no note: {v}"));
     assert!(note.contains("merged"), "{note}");
+    // Approving through a review answers the same way, the note beside the review.
+    let second = unique("topic");
+    let (sid2, _) = propose(
+        &api,
+        "a topic approved by review without waiting",
+        &[Put::new(
+            "topic",
+            json!({ "name": { "he": "נושא", "en": second }, "slug": second }),
+        )],
+    )
+    .await;
+    let r = api
+        .post(
+            &format!("/v1/suggestions/{sid2}/reviews"),
+            &json!({ "verdict": "approve", "body": "good" }),
+        )
+        .await
+        .expect(201);
+    let v = r.json();
+    assert_eq!(v["suggestion"]["status"], "merged", "{v}");
+    assert_eq!(v["review"]["verdict"], "approve", "{v}");
+    let note = v["note"].as_str().unwrap_or_else(|| panic!("no note: {v}"));
+    assert!(note.contains("merged"), "{note}");
     // The read models catch up on their own.
     let id = ids[0].clone();
     eventually("the merged topic to be readable", Duration::from_secs(20), || {
@@ -463,6 +486,26 @@ async fn cursors_are_keyed_by_the_data_directory() {
 #[tokio::test]
 async fn a_session_cannot_write_from_another_sites_page() {
     let anon = s().anon();
+    // Signing in is refused from another site's page too, and sets no cookie.
+    let signing_in =
+        serde_json::to_vec(&json!({ "handle": s().extra["signer"], "password": PASSWORD }))
+            .expect("json");
+    for header in [
+        ("sec-fetch-site", "cross-site"),
+        ("origin", "https://evil.example"),
+    ] {
+        let r = anon
+            .send(
+                Method::POST,
+                "/v1/auth/login",
+                &[("content-type", "application/json"), header],
+                Some(signing_in.clone()),
+            )
+            .await;
+        assert!(session_cookie(&r).is_none(), "{header:?}: {:?}", r.headers);
+        let msg = r.expect_error(403, "forbidden");
+        assert!(msg.contains("another site"), "{header:?}: {msg}");
+    }
     let session = login(&anon, &s().extra["signer"], PASSWORD).await;
     let site = anon.with_auth(Some(Auth::Session(session)));
     let body = serde_json::to_vec(&json!({ "name": "from a form" })).expect("json");

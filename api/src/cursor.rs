@@ -47,6 +47,7 @@ pub enum ListKind {
     Backlinks = 8,
     Refcounts = 9,
     History = 10,
+    Relations = 11,
 }
 
 impl ListKind {
@@ -62,6 +63,7 @@ impl ListKind {
             ListKind::Backlinks,
             ListKind::Refcounts,
             ListKind::History,
+            ListKind::Relations,
         ]
         .into_iter()
         .find(|k| *k as u8 == b)
@@ -80,6 +82,7 @@ impl ListKind {
             ListKind::Backlinks => "a backlinks cursor",
             ListKind::Refcounts => "a refcounts cursor",
             ListKind::History => "a history cursor",
+            ListKind::Relations => "a relations cursor",
         }
     }
 }

@@ -180,6 +180,10 @@ pub(crate) struct Suggestion {
     bot: bool,
     /// The merged suggestion this one undoes (kind `revert`), else `null`.
     reverts: Option<u64>,
+    /// Only on the answer to a merge that was sent before reads showed its commit: it is in
+    /// the log, and reads show it within moments.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
 }
 
 /// An item as it will be once the suggestion is merged.

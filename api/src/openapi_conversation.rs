@@ -82,6 +82,10 @@ pub(crate) struct Review {
 pub(crate) struct ReviewOutcome {
     review: Review,
     suggestion: Suggestion,
+    /// Only when an approval merged before reads showed its commit: it is in the log, and
+    /// reads show it within moments.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
 }
 
 /// One person asked to review.

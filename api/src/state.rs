@@ -135,25 +135,24 @@ impl AppState {
         Answer::written(&self.workflow_call(call).await?, status)
     }
 
-    /// Runs a write that may merge a suggestion and answers the suggestion with `status`. When
-    /// the merge stopped waiting for the read models before they showed its commit, the answer
-    /// still says `merged`, with a `note` that reads will show it shortly: the commit is in the
-    /// log, so a `500` would invite a second, wrong attempt.
-    pub(crate) async fn workflow_merge<F>(
+    /// Runs a write that may merge a suggestion and answers what it returns with `status`.
+    /// When the merge stopped waiting for the read models before they showed its commit, the
+    /// answer still says `merged`, with a `note` that reads will show it shortly: the commit is
+    /// in the log, so a `500` would invite a second, wrong attempt.
+    pub(crate) async fn workflow_merge<T, F>(
         &self,
         status: StatusCode,
         call: F,
     ) -> Result<Answer, ApiError>
     where
-        F: FnOnce(&Workflow) -> catalog_workflow::Result<catalog_workflow::Suggestion>
-            + Send
-            + 'static,
+        F: FnOnce(&Workflow) -> catalog_workflow::Result<T> + Send + 'static,
+        T: MayMerge + Serialize + Send + 'static,
     {
-        let suggestion = self.workflow_call(call).await?;
-        if !suggestion.not_yet_visible {
-            return Answer::written(&suggestion, status);
+        let answer = self.workflow_call(call).await?;
+        if !answer.merged_not_yet_visible() {
+            return Answer::written(&answer, status);
         }
-        let mut value = serde_json::to_value(&suggestion)
+        let mut value = serde_json::to_value(&answer)
             .map_err(|e| ApiError::Internal(format!("answer cannot be serialised: {e}")))?;
         if let Some(object) = value.as_object_mut() {
             object.insert(
@@ -162,6 +161,24 @@ impl AppState {
             );
         }
         Answer::written(&value, status)
+    }
+}
+
+/// An answer that may carry a suggestion just merged.
+pub(crate) trait MayMerge {
+    /// Whether it merged before the read models showed the commit.
+    fn merged_not_yet_visible(&self) -> bool;
+}
+
+impl MayMerge for catalog_workflow::Suggestion {
+    fn merged_not_yet_visible(&self) -> bool {
+        self.not_yet_visible
+    }
+}
+
+impl MayMerge for catalog_workflow::Reviewed {
+    fn merged_not_yet_visible(&self) -> bool {
+        self.suggestion.not_yet_visible
     }
 }
 

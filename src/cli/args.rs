@@ -70,6 +70,10 @@ pub struct ServeArgs {
     /// the merge still answers that it merged, with a note. 0 never waits.
     #[arg(long, default_value = "30000")]
     pub merge_wait_ms: u64,
+    /// Most items one account's drafts may hold together (stewards: no limit); an account
+    /// writing with a `bot:` token may hold ten times as many.
+    #[arg(long, default_value = "20000")]
+    pub max_draft_items: u64,
 }
 
 #[derive(Subcommand, Debug)]
@@ -174,6 +178,7 @@ mod tests {
         assert_eq!(s.request_timeout_secs.get(), 30);
         assert_eq!(s.max_concurrent_requests.get(), 512);
         assert_eq!(s.merge_wait_ms, 30_000);
+        assert_eq!(s.max_draft_items, catalog_workflow::MAX_DRAFT_ITEMS);
     }
 
     #[test]

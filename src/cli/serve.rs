@@ -29,6 +29,7 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
     services
         .workflow
         .set_merge_wait(Duration::from_millis(a.merge_wait_ms));
+    services.workflow.set_max_draft_items(a.max_draft_items);
     let settings = Settings {
         rate_limit_per_minute: a.rate_limit_per_minute,
         login_per_minute: a.login_attempts_per_minute,

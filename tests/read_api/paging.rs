@@ -272,3 +272,66 @@ async fn sitemap_pages_hold_every_item_in_id_order() {
         .await
         .expect_error(404, "not-found");
 }
+
+#[tokio::test]
+async fn relations_page_out_then_in() {
+    let steward = s().steward();
+    let (me, _, _) = own_author("relations-me").await;
+    let (other, _, _) = own_author("relations-other").await;
+    let (third, _, _) = own_author("relations-third").await;
+    // The demo's relation gives the fields a relation must carry beside its ends (its sets).
+    let template = crate::common::flow::first_of(&steward, "relation").await;
+    let relate = |kind: &str, from: &str, to: &str| {
+        let mut data = template["data"].clone();
+        data["kind"] = json!(kind);
+        data["from"] = json!(from);
+        data["to"] = json!(to);
+        data
+    };
+    let mut made = Vec::new();
+    for (kind, from, to) in [
+        ("cites", &me, &other),
+        ("cites", &me, &third),
+        ("based-on", &other, &me),
+        ("answer-to", &third, &me),
+        ("cites", &other, &third),
+    ] {
+        let (id, _) =
+            crate::common::flow::create(&steward, "relation", relate(kind, from, to)).await;
+        made.push(id);
+    }
+    let path = format!("/v1/entities/{me}/relations");
+    let whole = s().anon().get_json(&format!("{path}?limit=200")).await;
+    assert_eq!(whole["next"], Value::Null, "{whole}");
+    let whole = whole["relations"].as_array().unwrap().clone();
+    let ways: Vec<&str> = whole
+        .iter()
+        .map(|r| r["direction"].as_str().unwrap())
+        .collect();
+    assert_eq!(ways, ["out", "out", "in", "in"], "{whole:?}");
+    let ids: Vec<&str> = whole.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    for id in &made[..4] {
+        assert!(ids.contains(&id.as_str()), "{id} missing from {whole:?}");
+    }
+    assert!(
+        !ids.contains(&made[4].as_str()),
+        "a relation between others: {whole:?}"
+    );
+    // Every limit walks the same list, a page ending exactly where the outgoing ones do too.
+    for limit in [1, 2, 3, 4] {
+        let (paged, n) = pages(&path, "relations", limit).await;
+        assert_eq!(paged, whole, "limit {limit}");
+        assert_eq!(n, 4usize.div_ceil(limit).max(1), "limit {limit}");
+    }
+    // A cursor of another list is refused.
+    let backlinks = s()
+        .anon()
+        .get_json(&format!("/v1/entities/{me}/backlinks?limit=1"))
+        .await;
+    let cursor = backlinks["next"].as_str().expect("backlinks cursor");
+    s().anon()
+        .get(&format!("{path}?cursor={}", enc(cursor)))
+        .await
+        .expect_error(400, "bad-request");
+    limit_edges(&path).await;
+}

@@ -10,7 +10,7 @@
 //! - `drafts.rs` — drafts answer 404 to everyone but their author and stewards.
 //! - `sizes.rs` — items per suggestion, items per organize plan, the bounded review view.
 //! - `mentions.rs` — mentions and references per comment.
-//! - `quotas.rs` — open drafts, issues and comments a day.
+//! - `quotas.rs` — open drafts, items in drafts, issues and comments a day.
 
 #[path = "../common/mod.rs"]
 mod common;

@@ -264,30 +264,49 @@ fn references(wf: &Workflow, overlay: &Overlay<'_>) -> Result<Check> {
         .filter(|i| i.data.is_none())
         .map(|i| i.id)
         .collect();
-    for &id in &deleted {
-        // Every referrer: a warning per dangling one (the number of items per suggestion is
-        // what bounds this).
-        let (links, _) = wf
-            .inner
-            .read_models
-            .backlinks(id, None, None, None, usize::MAX)?;
-        for link in links {
-            if deleted.contains(&link.from) {
-                continue;
+    // A warning per dangling referrer, read a page of backlinks at a time and only until the
+    // check has more warnings than it lists: deleting an item a million others point at costs
+    // a few pages, not a million reads. What is skipped on the way (referrers this suggestion
+    // deletes or repoints) is bounded by the suggestion's own size.
+    // Warnings show only when nothing fails, so none are looked for then.
+    const PAGE: usize = 200;
+    let wanted = if fails.is_empty() {
+        &deleted
+    } else {
+        &BTreeSet::new()
+    };
+    'deleted: for &id in wanted {
+        let mut after: Option<Vec<u8>> = None;
+        loop {
+            let (links, next) =
+                wf.inner
+                    .read_models
+                    .backlinks(id, None, None, after.as_deref(), PAGE)?;
+            for link in links {
+                if deleted.contains(&link.from) {
+                    continue;
+                }
+                let still_points = match overlay.after(link.from)? {
+                    Some((ty, data)) => refs::references(ty, &data).iter().any(|r| r.target == id),
+                    None => false,
+                };
+                if still_points {
+                    warns.push(Problem::new(
+                        id,
+                        "",
+                        format!(
+                            "is deleted but {} still points at it through {}",
+                            link.from, link.field
+                        ),
+                    ));
+                    if warns.len() > MAX_PROBLEMS {
+                        break 'deleted;
+                    }
+                }
             }
-            let still_points = match overlay.after(link.from)? {
-                Some((ty, data)) => refs::references(ty, &data).iter().any(|r| r.target == id),
-                None => false,
-            };
-            if still_points {
-                warns.push(Problem::new(
-                    id,
-                    "",
-                    format!(
-                        "is deleted but {} still points at it through {}",
-                        link.from, link.field
-                    ),
-                ));
+            match next {
+                Some(pos) => after = Some(pos),
+                None => break,
             }
         }
     }

@@ -153,7 +153,13 @@ impl Workflow {
             &crate::suggestions::items_counter(suggestion.id),
             items.len() as u64,
         )?;
+        // A draft for a moment, but counted like any other: submitting takes its items off.
+        let quota = self.registry_lock();
+        if let Some(counted) = self.count_draft_items(principal, items.len() as u64)? {
+            counted.write(&mut batch)?;
+        }
         self.kv().write(batch)?;
+        drop(quota);
         let submitted = self.submit(principal, suggestion.id)?;
         tracing::info!(
             suggestion = submitted.id.0,

@@ -126,7 +126,9 @@ pub use organize::{
     Version,
 };
 pub use principal::{Principal, Scope, Scopes, Via};
-pub use quotas::{MAX_COMMENTS_A_DAY, MAX_ISSUES_A_DAY, MAX_OPEN_DRAFTS};
+pub use quotas::{
+    BOT_DRAFT_ITEMS_FACTOR, MAX_COMMENTS_A_DAY, MAX_DRAFT_ITEMS, MAX_ISSUES_A_DAY, MAX_OPEN_DRAFTS,
+};
 pub use resolutions::{Resolution, Resolutions, Side};
 pub use revert::Reverted;
 pub use service::{MERGE_WAIT, SUGGESTION_LOCK_WAIT, Workflow};

@@ -1,4 +1,5 @@
-//! Per-account quotas: open drafts, issues a day, comments a day. Stewards are exempt (they
+//! Per-account quotas: open drafts, the items in them, issues a day, comments a day. Stewards
+//! are exempt (they
 //! clean up after others and load imports). Each count is a counter in `wf_counters` read and
 //! written under the registry lock, in the same batch as the record it counts, so it never
 //! needs a scan and never drifts from the records.
@@ -6,16 +7,27 @@
 //! A day's count is one key per account and kind holding the UTC day and the count together
 //! (`day << 24 | count`): a new day starts from zero without a key per day piling up.
 
+use std::sync::atomic::Ordering;
+
 use crate::conversation::writer::Writer;
 use crate::error::{Error, Result};
 use crate::handle::Handle;
 use crate::kv::Batch;
 use crate::principal::Principal;
 use crate::service::Workflow;
+use crate::suggestions::SuggestionId;
 
 /// Most drafts one account may hold at once (stewards: no limit). Past it, a new draft is
 /// `409 state` until one is submitted or withdrawn.
 pub const MAX_OPEN_DRAFTS: u64 = 100;
+/// Most items one account's drafts may hold together by default (stewards: no limit; the
+/// operator's `--max-draft-items` changes it). Drafts are private and unreviewed, so nothing
+/// else bounds what one account may pile up in them; past it, putting a new item is
+/// `409 state` until a draft is submitted or withdrawn.
+pub const MAX_DRAFT_ITEMS: u64 = 20_000;
+/// How many times as many an account putting items with a `bot:` token may hold (imports
+/// build large drafts): 200,000 by default.
+pub const BOT_DRAFT_ITEMS_FACTOR: u64 = 10;
 /// Most issues one account may open in a UTC day (stewards: no limit). Past it, `429` with
 /// `Retry-After` until the day ends.
 pub const MAX_ISSUES_A_DAY: u64 = 50;
@@ -70,6 +82,10 @@ fn drafts_counter(author: &Handle) -> String {
     format!("quota:drafts:{author}")
 }
 
+fn draft_items_counter(author: &Handle) -> String {
+    format!("quota:draft-items:{author}")
+}
+
 impl Workflow {
     /// Counts one more of `what` today for `principal`, or refuses it past the quota. Call with
     /// the registry lock held and write the answer in the record's batch. `None` for stewards.
@@ -78,7 +94,17 @@ impl Workflow {
         principal: &Principal,
         what: Daily,
     ) -> Result<Option<Counted>> {
-        if principal.steward {
+        self.count_daily_n(principal, what, 1)
+    }
+
+    /// Counts `n` more of `what` today, or refuses them all when they would pass the quota.
+    pub(crate) fn count_daily_n(
+        &self,
+        principal: &Principal,
+        what: Daily,
+        n: u64,
+    ) -> Result<Option<Counted>> {
+        if principal.steward || n == 0 {
             return Ok(None);
         }
         let name = format!("quota:{}:{}", what.name(), principal.account.0);
@@ -90,7 +116,7 @@ impl Workflow {
         } else {
             0
         };
-        if count >= what.limit() {
+        if count + n > what.limit() {
             let left_ms = ((today as i64 + 1) * DAY_MS - now).max(1) as u64;
             let retry_after_secs = left_ms.div_ceil(1000);
             return Err(Error::Quota {
@@ -106,7 +132,7 @@ impl Workflow {
         }
         Ok(Some(Counted {
             name,
-            value: (today << COUNT_BITS) | (count + 1),
+            value: (today << COUNT_BITS) | (count + n),
         }))
     }
 
@@ -131,14 +157,64 @@ impl Workflow {
         }))
     }
 
-    /// One draft of `author` fewer (it was submitted or withdrawn). Drafts made before the
-    /// quota was counted were never counted, so the count stops at zero.
-    pub(crate) fn count_draft_closed(&self, author: &Handle) -> Result<Counted> {
-        let name = drafts_counter(author);
-        let open = self.kv().counter(&name)?;
+    /// Counts `more` items put into a draft of `principal`, or refuses them past
+    /// [`MAX_DRAFT_ITEMS`] (or the operator's figure; ten times it with a bot token). Call with the registry
+    /// lock held. `None` for stewards.
+    pub(crate) fn count_draft_items(
+        &self,
+        principal: &Principal,
+        more: u64,
+    ) -> Result<Option<Counted>> {
+        if principal.steward {
+            return Ok(None);
+        }
+        let people = self.inner.draft_items.load(Ordering::Relaxed);
+        let limit = if principal.is_bot() {
+            people.saturating_mul(BOT_DRAFT_ITEMS_FACTOR)
+        } else {
+            people
+        };
+        let name = draft_items_counter(&principal.handle);
+        let held = self.kv().counter(&name)?;
+        if held + more > limit {
+            return Err(Error::State(format!(
+                "@{}'s drafts hold {held} items, and at most {limit} may be held in drafts at \
+                 once: submit or withdraw a draft first",
+                principal.handle
+            )));
+        }
+        Ok(Some(Counted {
+            name,
+            value: held + more,
+        }))
+    }
+
+    /// `fewer` items in the drafts of `author` (taken out of one). Items put before the quota
+    /// was counted were never counted, so the count stops at zero.
+    pub(crate) fn uncount_draft_items(&self, author: &Handle, fewer: u64) -> Result<Counted> {
+        let name = draft_items_counter(author);
+        let held = self.kv().counter(&name)?;
         Ok(Counted {
             name,
-            value: open.saturating_sub(1),
+            value: held.saturating_sub(fewer),
         })
+    }
+
+    /// Draft `id` of `author` is a draft no more (it was submitted or withdrawn): one draft
+    /// fewer, and its items no longer held in drafts. Call with the registry lock held and
+    /// write both in the batch that changes its state.
+    pub(crate) fn count_draft_closed(
+        &self,
+        author: &Handle,
+        id: SuggestionId,
+    ) -> Result<[Counted; 2]> {
+        let name = drafts_counter(author);
+        let open = self.kv().counter(&name)?;
+        let drafts = Counted {
+            name,
+            value: open.saturating_sub(1),
+        };
+        let items = self.uncount_draft_items(author, self.item_count(id)?)?;
+        Ok([drafts, items])
     }
 }

@@ -47,6 +47,8 @@ pub(crate) struct Inner {
     merge_wait_ms: AtomicU64,
     /// How long a caller waits for a suggestion another request holds, in milliseconds.
     lock_wait_ms: AtomicU64,
+    /// Most items one account's drafts may hold together (a `bot:` token: ten times as many).
+    pub(crate) draft_items: AtomicU64,
     /// Run once, just before an approval appends its commit: tests commit in between with it.
     #[cfg(test)]
     pub(crate) before_append: Mutex<Option<Box<dyn FnOnce() + Send>>>,
@@ -94,6 +96,7 @@ impl Workflow {
                 freed: Condvar::new(),
                 merge_wait_ms: AtomicU64::new(millis(MERGE_WAIT)),
                 lock_wait_ms: AtomicU64::new(millis(SUGGESTION_LOCK_WAIT)),
+                draft_items: AtomicU64::new(crate::quotas::MAX_DRAFT_ITEMS),
                 #[cfg(test)]
                 before_append: Mutex::new(None),
             }),
@@ -110,6 +113,12 @@ impl Workflow {
         self.inner
             .merge_wait_ms
             .store(millis(wait), Ordering::Relaxed);
+    }
+
+    /// Sets how many items one account's drafts may hold together (the operator's
+    /// `--max-draft-items`); an account writing with a `bot:` token may hold ten times as many.
+    pub fn set_max_draft_items(&self, items: u64) {
+        self.inner.draft_items.store(items, Ordering::Relaxed);
     }
 
     pub(crate) fn merge_wait(&self) -> Duration {

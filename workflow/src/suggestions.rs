@@ -379,21 +379,34 @@ impl Workflow {
             Some(item_id) => self.changed_item(&near, item_id, put)?,
         };
         let key = item_key(id, item.id);
+        // Deleting an item the suggestion itself made simply forgets it.
+        let forgets = item.base.is_none() && item.data.is_none();
+        // A draft's items count towards its author's quota, a counter shared by all their
+        // drafts: moving it takes the registry lock (after this suggestion's, the crate's
+        // lock order) so two puts into two drafts cannot lose a count.
+        let in_draft = suggestion.status == Status::Draft;
+        let _quota = (in_draft && held_before == forgets).then(|| self.registry_lock());
         // The item count is kept beside the items (written in the same batch), so the cap
         // costs one read, not a scan of the suggestion.
         let held = self.item_count(id)?;
         let mut batch = self.kv().batch();
-        // Deleting an item the suggestion itself made simply forgets it.
-        if item.base.is_none() && item.data.is_none() {
+        if forgets {
             near.remove(&item.id);
             batch.delete(SUGGESTION_ITEMS, &key)?;
             if held_before {
                 batch.set_counter(&items_counter(id), held.saturating_sub(1))?;
+                if in_draft {
+                    self.uncount_draft_items(&suggestion.author, 1)?
+                        .write(&mut batch)?;
+                }
             }
         } else {
             if !held_before {
                 crate::limits::check_item_count(principal, held as usize + 1)?;
                 batch.set_counter(&items_counter(id), held + 1)?;
+                if in_draft && let Some(counted) = self.count_draft_items(principal, 1)? {
+                    counted.write(&mut batch)?;
+                }
             }
             near.insert(item.id, item.clone());
             batch.put(SUGGESTION_ITEMS, &key, &item)?;
@@ -585,8 +598,9 @@ impl Workflow {
         let mut w = crate::conversation::writer::Writer::new(self);
         w.state(Some(principal), &suggestion, EventKind::Withdrawn, None)?;
         if was == Status::Draft {
-            self.count_draft_closed(&suggestion.author)?
-                .write_with(&mut w)?;
+            for counted in self.count_draft_closed(&suggestion.author, suggestion.id)? {
+                counted.write_with(&mut w)?;
+            }
         }
         w.finish()?;
         Ok(suggestion)

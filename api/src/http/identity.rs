@@ -135,7 +135,7 @@ fn is_safe(method: &Method) -> bool {
 /// cross-site`, or (from browsers without it) an `Origin` whose host is not this one. A
 /// sibling host of the same site (`same-site`) may write, as the site's own pages may live on
 /// one. Clients other than browsers send neither header and are not affected.
-fn cross_site(headers: &HeaderMap) -> bool {
+pub(crate) fn cross_site(headers: &HeaderMap) -> bool {
     if let Some(site) = headers.get("sec-fetch-site") {
         return site.as_bytes().eq_ignore_ascii_case(b"cross-site");
     }

@@ -2,7 +2,7 @@
 //! take only the site's session (an API token cannot mint or revoke tokens) and are never cached.
 
 use axum::extract::State;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use catalog_schemas::quote;
 use catalog_workflow::{NewToken, Scope, Scopes, TokenId, TokenInfo};
@@ -46,12 +46,21 @@ fn with_cookie(status: StatusCode, cookie: &str) -> Result<Response, ApiError> {
 /// and per handle, and password checks run a few at a time: past either, `429` with `Retry-After`.
 #[utoipa::path(post, path = "/v1/auth/login", tag = "site", request_body = Login,
     responses((status = 204, description = "signed in; the cookie is set"), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody, description = "sent from another site's page"),
         (status = 429, body = ErrorBody, description = "too many attempts, or the server is busy checking others")))]
 async fn login(
     State(state): State<AppState>,
     ClientAddr(addr): ClientAddr,
+    headers: HeaderMap,
     Json(body): Json<Login>,
 ) -> Result<Response, ApiError> {
+    // Signing in makes the cookie every later write rides on, so another site's page may not
+    // do it either (it could sign a visitor into an account of its choosing).
+    if crate::http::identity::cross_site(&headers) {
+        return Err(ApiError::Forbidden(
+            "signing in from another site's page is refused: sign in on this site".into(),
+        ));
+    }
     let handle = quote(&body.handle).to_string();
     if let Err(refused) = state.login_limits.admit(addr, &body.handle) {
         tracing::info!(handle, %addr, "sign-in refused by its limit");

@@ -207,7 +207,7 @@ async fn review(
         resolutions: body.resolutions,
     };
     state
-        .workflow_write(StatusCode::CREATED, move |wf| wf.review(&who, id, new))
+        .workflow_merge(StatusCode::CREATED, move |wf| wf.review(&who, id, new))
         .await
 }
 

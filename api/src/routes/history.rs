@@ -26,8 +26,12 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(revision))
 }
 
-/// Relations answered each way (`from`, `to`); the rest are reached through `backlinks`.
-const RELATIONS_MAX: usize = 1000;
+/// Relations per page: 1-200, default 100.
+const RELATIONS_LIMIT: LimitRange = LimitRange::new(200, 100);
+
+/// The two ways a relation can hold an item, in the order pages walk them: the relation items
+/// whose `from` is this item (out), then those whose `to` is (in).
+const DIRECTIONS: [(&str, &str); 2] = [("from", "out"), ("to", "in")];
 
 /// Versions per history page: 1-200, default 50.
 const HISTORY_LIMIT: LimitRange = LimitRange::new(200, 50);
@@ -178,36 +182,81 @@ struct RelationOut {
 #[derive(Serialize, ToSchema)]
 struct Relations {
     relations: Vec<RelationOut>,
+    /// The cursor of the next page; `null` on the last.
+    next: Option<String>,
 }
 
-/// Relations both ways (cites, printed in, based on, cited by, …).
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+struct RelationsQuery {
+    /// 1-200, default 100.
+    limit: Option<String>,
+    /// `next` of the previous page.
+    cursor: Option<String>,
+}
+
+/// Relations both ways (cites, printed in, based on, cited by, …): those going out first, then
+/// those coming in; paged.
 #[utoipa::path(get, path = "/v1/entities/{id}/relations", tag = "items",
-    params(("id" = String, Path, description = "item id")),
+    params(("id" = String, Path, description = "item id"), RelationsQuery),
     responses((status = 200, body = Relations), (status = 400, body = ErrorBody)))]
 async fn relations(
     State(state): State<AppState>,
+    uri: Uri,
     Path(raw): Path<String>,
+    Query(q): Query<RelationsQuery>,
 ) -> Result<Answer, ApiError> {
     let id = path_id(&raw)?;
+    let limit = RELATIONS_LIMIT.parse(q.limit.as_deref())?;
+    let key = ListKey::new(ListKind::Relations, &[&id.to_string()]);
+    // A position is the direction's index, then where the backlinks of that direction stopped
+    // (nothing: from its start).
+    let start = match q.cursor.as_deref().map(|c| key.decode(c)).transpose()? {
+        None => None,
+        Some(pos) if matches!(pos.first(), Some(0 | 1)) => Some(pos),
+        Some(_) => {
+            return Err(ApiError::BadRequest(format!(
+                "cursor {} is not a relations cursor",
+                catalog_schemas::quote(q.cursor.as_deref().unwrap_or_default())
+            )));
+        }
+    };
     let rm = state.read_models.clone();
-    let found = crate::blocking(move || {
+    let (found, next) = crate::blocking(move || {
         let mut out = Vec::new();
-        for (field, direction) in [("from", "out"), ("to", "in")] {
-            let (links, _) = rm.backlinks(
-                id,
-                Some(field),
-                Some(ItemType::Relation),
-                None,
-                RELATIONS_MAX,
-            )?;
+        let mut next = None;
+        let first = start.as_ref().map_or(0, |pos| usize::from(pos[0]));
+        for (way, (field, direction)) in DIRECTIONS.iter().enumerate().skip(first) {
+            let after = start
+                .as_ref()
+                .filter(|pos| usize::from(pos[0]) == way && pos.len() > 1)
+                .map(|pos| &pos[1..]);
+            let left = limit - out.len();
+            if left == 0 {
+                // The page is full at a direction's end: go on only if the next one has any.
+                let (probe, _) =
+                    rm.backlinks(id, Some(field), Some(ItemType::Relation), None, 1)?;
+                if !probe.is_empty() {
+                    next = Some(vec![way as u8]);
+                }
+                break;
+            }
+            let (links, more) =
+                rm.backlinks(id, Some(field), Some(ItemType::Relation), after, left)?;
             let ids: Vec<_> = links.iter().map(|l| l.from).collect();
             for item in rm.items(&ids)? {
-                out.push((direction, item));
+                out.push((*direction, item));
+            }
+            if let Some(pos) = more {
+                next = Some([&[way as u8][..], &pos].concat());
+                break;
             }
         }
-        Ok::<_, catalog_projector::Error>(out)
+        Ok::<_, catalog_projector::Error>((out, next))
     })
     .await?;
+    let next = next.map(|pos| key.encode(&pos));
     let mut relations = Vec::with_capacity(found.len());
     for (direction, item) in found {
         let v: Value = serde_json::from_slice(&item.json)
@@ -223,7 +272,11 @@ async fn relations(
             data,
         });
     }
-    Answer::json(&Relations { relations })
+    Ok(Answer::json(&Relations {
+        relations,
+        next: next.clone(),
+    })?
+    .next_link(&uri, next.as_deref()))
 }
 
 /// A machine made it and no person has checked it yet.

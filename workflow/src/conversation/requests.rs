@@ -180,8 +180,9 @@ impl Workflow {
         w.save_suggestion(suggestion)?;
         // A draft sent for review no longer counts towards its author's open drafts.
         if closes_draft {
-            self.count_draft_closed(&suggestion.author)?
-                .write_with(&mut w)?;
+            for counted in self.count_draft_closed(&suggestion.author, suggestion.id)? {
+                counted.write_with(&mut w)?;
+            }
         }
         w.event(
             suggestion.id,

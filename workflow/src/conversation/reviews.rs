@@ -379,6 +379,13 @@ impl Writer<'_> {
         draft: ReviewDraft,
     ) -> Result<WrittenReview> {
         let wf = self.wf;
+        // A review's note and each field comment are comments, under the same daily quota.
+        let written = draft.comments.len() as u64 + u64::from(draft.body.is_some());
+        if let Some(counted) =
+            wf.count_daily_n(principal, crate::quotas::Daily::Comments, written)?
+        {
+            counted.write_with(self)?;
+        }
         let subject = Subject::Changeset(suggestion.id);
         // Read before this review's own comments are written, so that list is of the others.
         let mut audience = wf.participants(&subject, Some(suggestion), Reason::Review)?;

@@ -366,22 +366,18 @@ impl<'a> Draft<'a> {
         Ok(())
     }
 
-    /// Every item that points at `target` now (through `field`, or any field).
-    pub fn referrers(&self, target: Id, field: Option<&str>) -> Result<Vec<Referrer>> {
+    /// The items that point at `target` now (through `field`, or any field): all of them, or
+    /// `at_most + 1` when there are more, so the caller can tell. The store's backlinks are read
+    /// a page at a time and no further than that: a set of a million members costs a plan no
+    /// more than the items it may touch.
+    pub fn referrers(
+        &self,
+        target: Id,
+        field: Option<&str>,
+        at_most: usize,
+    ) -> Result<Vec<Referrer>> {
+        const PAGE: usize = 200;
         let mut found: BTreeMap<(Id, &'static str), ItemType> = BTreeMap::new();
-        let (links, _) =
-            self.wf
-                .inner
-                .read_models
-                .backlinks(target, field, None, None, usize::MAX)?;
-        for link in links {
-            if self.items.contains_key(&link.from) {
-                continue;
-            }
-            if let Some(rf) = refs::ref_field(link.ty, &link.field) {
-                found.insert((link.from, rf.field), link.ty);
-            }
-        }
         for item in self.items.values() {
             let Some(data) = &item.data else { continue };
             for r in refs::references(item.ty, data) {
@@ -390,8 +386,27 @@ impl<'a> Draft<'a> {
                 }
             }
         }
+        let rm = &self.wf.inner.read_models;
+        let mut after: Option<Vec<u8>> = None;
+        while found.len() <= at_most {
+            let (links, next) = rm.backlinks(target, field, None, after.as_deref(), PAGE)?;
+            for link in links {
+                // An item of the plan points where the plan says, counted above.
+                if self.items.contains_key(&link.from) {
+                    continue;
+                }
+                if let Some(rf) = refs::ref_field(link.ty, &link.field) {
+                    found.insert((link.from, rf.field), link.ty);
+                }
+            }
+            match next {
+                Some(pos) => after = Some(pos),
+                None => break,
+            }
+        }
         Ok(found
             .into_iter()
+            .take(at_most + 1)
             .map(|((id, field), ty)| Referrer { id, ty, field })
             .collect())
     }

@@ -11,6 +11,7 @@ use std::collections::HashSet;
 use catalog_schemas::{Id, ItemType, Name, refs};
 use serde_json::{Map, Value};
 
+use super::MAX_PLAN_ITEMS;
 use super::draft::{Draft, id_in};
 use super::operation::{Ref, Selection};
 use super::placing::{ancestors, set_field};
@@ -36,7 +37,19 @@ pub(crate) fn merge(d: &mut Draft<'_>, from: &Ref, into: &Ref) -> Result<()> {
             format!("set {into_id} is inside {from_id}: a set never goes under its own descendant"),
         ));
     }
-    for referrer in d.referrers(from_id, None)? {
+    // Every referrer is repointed, so each is an item of the plan: more than a plan may touch
+    // is refused before reading further.
+    let referrers = d.referrers(from_id, None, MAX_PLAN_ITEMS)?;
+    if referrers.len() > MAX_PLAN_ITEMS {
+        return Err(d.fail(
+            "from",
+            format!(
+                "more than {MAX_PLAN_ITEMS} items point at {from_id}: merging it would change \
+                 more items than one plan may"
+            ),
+        ));
+    }
+    for referrer in referrers {
         if referrer.id == from_id {
             continue;
         }

@@ -124,8 +124,16 @@ impl Workflow {
             data: Some(data),
             merged_into: None,
         };
-        self.kv()
-            .put(SUGGESTION_ITEMS, &item_key(suggestion.id, item.id), &put)?;
+        let mut batch = self.kv().batch();
+        batch.put(SUGGESTION_ITEMS, &item_key(suggestion.id, item.id), &put)?;
+        batch.set_counter(&crate::suggestions::items_counter(suggestion.id), 1)?;
+        // A draft for a moment, but counted like any other: submitting takes its item off.
+        let quota = self.registry_lock();
+        if let Some(counted) = self.count_draft_items(principal, 1)? {
+            counted.write(&mut batch)?;
+        }
+        self.kv().write(batch)?;
+        drop(quota);
         let submitted = self.submit(principal, suggestion.id)?;
         tracing::info!(
             suggestion = submitted.id.0,
