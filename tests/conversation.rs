@@ -18,20 +18,8 @@ fn s() -> &'static Shared {
         Shared::start_demo_with(|dir, extra| {
             dir.add_people(extra, &["editor", "keeper", "keeper2", "stranger"]);
             dir.add_reader(extra);
-            let bot = extra["editor-handle"].clone();
-            let token = dir.cli_ok(
-                &[
-                    "token",
-                    "add",
-                    &bot,
-                    "--scopes",
-                    "read,write",
-                    "--name",
-                    "bot:importer",
-                ],
-                None,
-            );
-            extra.insert("bot".into(), token.trim().to_string());
+            let token = dir.add_bot_token(&extra["editor-handle"]);
+            extra.insert("bot".into(), token);
             // Accounts enough to ask the most people one request may ask.
             for i in 0..25 {
                 let handle = format!("crowd-{i}-{}", std::process::id());

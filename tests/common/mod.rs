@@ -148,9 +148,18 @@ impl DataDir {
 
     /// `catalog token add HANDLE --scopes SCOPES`; the token printed alone on stdout.
     pub fn add_token(&self, handle: &str, scopes: &str) -> String {
-        let name = unique("e2e");
+        self.add_named_token(handle, scopes, &unique("e2e"))
+    }
+
+    /// A read+write token named `bot:import`: what the service treats as a bot's (imports may
+    /// hold more items).
+    pub fn add_bot_token(&self, handle: &str) -> String {
+        self.add_named_token(handle, "read,write", "bot:import")
+    }
+
+    fn add_named_token(&self, handle: &str, scopes: &str, name: &str) -> String {
         let out = self.cli_ok(
-            &["token", "add", handle, "--scopes", scopes, "--name", &name],
+            &["token", "add", handle, "--scopes", scopes, "--name", name],
             None,
         );
         let token = out.trim().to_string();

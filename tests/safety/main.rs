@@ -44,19 +44,7 @@ pub(crate) fn s() -> &'static Shared {
             // A token whose name starts with `bot:`: a bot's suggestions may hold more items.
             let bot = common::unique("bot");
             dir.add_account(&bot, false, false, None);
-            let out = dir.cli_ok(
-                &[
-                    "token",
-                    "add",
-                    &bot,
-                    "--scopes",
-                    "read,write",
-                    "--name",
-                    "bot:import",
-                ],
-                None,
-            );
-            extra.insert("bot".into(), out.trim().to_string());
+            extra.insert("bot".into(), dir.add_bot_token(&bot));
             extra.insert("bot-handle".into(), bot);
         })
     })

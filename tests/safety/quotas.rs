@@ -158,21 +158,7 @@ async fn items_across_one_accounts_drafts_are_capped() {
     let steward_token = dir.person(&unique("keeper"), true);
     let bot = unique("importer");
     dir.add_account(&bot, false, false, None);
-    let bot_token = dir
-        .cli_ok(
-            &[
-                "token",
-                "add",
-                &bot,
-                "--scopes",
-                "read,write",
-                "--name",
-                "bot:import",
-            ],
-            None,
-        )
-        .trim()
-        .to_string();
+    let bot_token = dir.add_bot_token(&bot);
     let server = dir.start(&[
         "--demo",
         "--max-draft-items",
