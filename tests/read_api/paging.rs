@@ -323,6 +323,11 @@ async fn relations_page_out_then_in() {
         assert_eq!(paged, whole, "limit {limit}");
         assert_eq!(n, 4usize.div_ceil(limit).max(1), "limit {limit}");
     }
+    // An id no item ever had has no relations to list.
+    s().anon()
+        .get("/v1/entities/cat-zzzzzzzz/relations")
+        .await
+        .expect_error(404, "not-found");
     // A cursor of another list is refused.
     let backlinks = s()
         .anon()

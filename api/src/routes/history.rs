@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 use axum::extract::State;
 use axum::http::Uri;
 use catalog_log_core::{Rev, Revision, Seq};
+use catalog_projector::Lookup;
 use catalog_schemas::ItemType;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -200,7 +201,7 @@ struct RelationsQuery {
 /// those coming in; paged.
 #[utoipa::path(get, path = "/v1/entities/{id}/relations", tag = "items",
     params(("id" = String, Path, description = "item id"), RelationsQuery),
-    responses((status = 200, body = Relations), (status = 400, body = ErrorBody)))]
+    responses((status = 200, body = Relations), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody, description = "no item has ever had this id")))]
 async fn relations(
     State(state): State<AppState>,
     uri: Uri,
@@ -209,6 +210,10 @@ async fn relations(
 ) -> Result<Answer, ApiError> {
     let id = path_id(&raw)?;
     let limit = RELATIONS_LIMIT.parse(q.limit.as_deref())?;
+    // A deleted or merged item may still be related to; an id no item ever had is not one.
+    if matches!(state.read_models.item(id)?, Lookup::Missing) {
+        return Err(ApiError::NotFound(format!("no item {id}")));
+    }
     let key = ListKey::new(ListKind::Relations, &[&id.to_string()]);
     // A position is the direction's index, then where the backlinks of that direction stopped
     // (nothing: from its start).
