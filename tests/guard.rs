@@ -259,16 +259,16 @@ async fn a_merge_that_outruns_the_read_models_answers_merged_with_a_note() {
         GENEROUS_RATE,
     ]);
     let api = server.with_token(&token);
-    let slug = unique("topic");
-    let (sid, ids) = propose(
-        &api,
-        "a topic merged without waiting",
-        &[Put::new(
-            "topic",
-            json!({ "name": { "he": "נושא", "en": slug }, "slug": slug }),
-        )],
-    )
-    .await;
+    // An open suggestion of one new topic.
+    let topic = |title: &'static str| {
+        let api = api.clone();
+        async move {
+            let slug = unique("topic");
+            let data = json!({ "name": { "he": "נושא", "en": slug }, "slug": slug });
+            propose(&api, title, &[Put::new("topic", data)]).await
+        }
+    };
+    let (sid, ids) = topic("a topic merged without waiting").await;
     let r = approve(&api, sid).await.expect(200);
     let v = r.json();
     assert_eq!(v["status"], "merged", "{v}");
@@ -276,16 +276,7 @@ async fn a_merge_that_outruns_the_read_models_answers_merged_with_a_note() {
     let note = v["note"].as_str().unwrap_or_else(|| panic!("no note: {v}"));
     assert!(note.contains("merged"), "{note}");
     // Approving through a review answers the same way, the note beside the review.
-    let second = unique("topic");
-    let (sid2, _) = propose(
-        &api,
-        "a topic approved by review without waiting",
-        &[Put::new(
-            "topic",
-            json!({ "name": { "he": "נושא", "en": second }, "slug": second }),
-        )],
-    )
-    .await;
+    let (sid2, _) = topic("a topic approved by review without waiting").await;
     let r = api
         .post(
             &format!("/v1/suggestions/{sid2}/reviews"),
