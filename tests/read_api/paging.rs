@@ -340,3 +340,36 @@ async fn relations_page_out_then_in() {
         .expect_error(400, "bad-request");
     limit_edges(&path).await;
 }
+
+#[tokio::test]
+async fn lists_refuse_a_query_parameter_they_do_not_know() {
+    let (work, units) = work_and_units().await;
+    let w = work["id"].as_str().unwrap();
+    let u = units[0]["id"].as_str().unwrap();
+    for path in [
+        "/v1/entities?type=work".to_string(),
+        format!("/v1/entities/{u}?at=1"),
+        format!("/v1/entities/{w}/children?field=work&type=unit"),
+        format!("/v1/entities/{w}/linked?type=unit"),
+        format!("/v1/entities/{w}/backlinks?field=work"),
+        format!("/v1/entities/{u}/history?limit=5"),
+        format!("/v1/entities/{u}/relations?limit=5"),
+        "/v1/events?within=5784".to_string(),
+        "/v1/refcounts?field=work".to_string(),
+        "/v1/commits?since=0".to_string(),
+        "/v1/suggestions?state=all".to_string(),
+        "/v1/issues?state=all".to_string(),
+        "/v1/threads?q=x".to_string(),
+        "/v1/search?q=x".to_string(),
+        "/v1/resolve?path=%2Fx".to_string(),
+    ] {
+        // A misspelt parameter would otherwise be ignored silently, and the answer taken for
+        // a filtered one.
+        let msg = s()
+            .anon()
+            .get(&format!("{path}&lmit=5"))
+            .await
+            .expect_error(400, "bad-request");
+        assert!(msg.contains("lmit"), "{path}: {msg}");
+    }
+}

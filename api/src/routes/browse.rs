@@ -190,6 +190,7 @@ async fn outline(
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 struct PartQuery {
     /// 1-1000, default 1000.
     limit: Option<String>,

@@ -29,6 +29,7 @@ const PAGE_BYTES: usize = 8 << 20;
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 struct CommitsQuery {
     /// Start after this seq; 0 is from the start.
     since: Option<String>,

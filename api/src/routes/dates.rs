@@ -18,6 +18,7 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 struct ParseQuery {
     /// The date as written, at most 200 characters: `י״ט כסלו תשמ״ט`, `19 Kislev 5749`,
     /// `Kislev 5749`, `5749`, `December 17, 1988`, `1988-12-17`.

@@ -53,6 +53,7 @@ fn page_answer(page: Page, key: &ListKey, uri: &Uri, extra: &[(&str, Value)]) ->
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 struct ListQuery {
     /// One of the 21 kinds of item.
     #[serde(rename = "type")]
@@ -101,6 +102,7 @@ async fn list(
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 struct BatchQuery {
     /// Ids, comma separated, at most 200.
     ids: Option<String>,
@@ -137,6 +139,7 @@ async fn batch(
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 struct OneQuery {
     /// A commit's seq (0 or more): the item as it was then.
     at: Option<String>,
@@ -212,6 +215,7 @@ async fn item_as_of(state: &AppState, id: Id, seq: Seq) -> Result<Answer, ApiErr
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 struct ChildrenQuery {
     /// The children's field that points at this item (`^[a-z][a-zA-Z]*$`).
     field: Option<String>,
@@ -287,6 +291,7 @@ async fn linked_counts(
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 struct LinkedQuery {
     /// The field of the linking items that points here.
     field: Option<String>,
@@ -328,6 +333,7 @@ async fn linked(
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 struct BacklinksQuery {
     field: Option<String>,
     #[serde(rename = "type")]

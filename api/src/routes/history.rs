@@ -74,6 +74,7 @@ struct History {
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 struct HistoryQuery {
     /// 1-200, default 50.
     limit: Option<String>,

@@ -29,6 +29,7 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 struct InboxParams {
     /// `unread` (the default), `all`, or one reason: mention, review_requested, assigned,
     /// author, comment, review, state, followed (read lines included).

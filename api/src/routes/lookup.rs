@@ -34,6 +34,7 @@ const REFCOUNTS_LIMIT: LimitRange = LimitRange::new(200, 100);
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 struct ResolveQuery {
     /// A readable path such as `/events/5785-07-15`.
     path: Option<String>,
@@ -79,6 +80,7 @@ async fn resolve(
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 struct EventsQuery {
     /// A year or a month: `^[0-9]{4}(-(0[1-9]|1[0-2]|06A|06B))?$`.
     within: Option<String>,
@@ -213,6 +215,7 @@ async fn events(
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 struct RefcountsQuery {
     /// The field that points (`^[a-z][a-zA-Z]*$`).
     field: Option<String>,

@@ -26,6 +26,7 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 struct TreeQuery {
     /// A set or a sefer (work) id; without it, the top-level sets.
     root: Option<String>,

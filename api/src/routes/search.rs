@@ -42,6 +42,7 @@ const MAX_QUERY_CHARS: usize = 200;
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 struct SearchParams {
     /// What to look for, at most 200 characters: a name or title in Hebrew (with or without
     /// niqqud, prefixes, acronyms in gershayim) or English, or a Hebrew date.
@@ -163,6 +164,7 @@ fn query_text(raw: &Option<String>) -> Result<&str, ApiError> {
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 struct SimilarParams {
     /// What to find things like, in Hebrew, Yiddish or English; at most 200 characters.
     q: Option<String>,
@@ -215,6 +217,7 @@ async fn similar(Query(p): Query<SimilarParams>) -> Result<Answer, ApiError> {
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 struct MomentsParams {
     /// The words to find, at most 200 characters; in double quotes, a phrase (the words as
     /// written, in order and adjacent).

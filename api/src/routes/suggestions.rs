@@ -198,6 +198,7 @@ async fn quick(
 
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 struct ReviewQuery {
     /// An item id (the answer's `nextItems`): list the items after it. At most 100 items are
     /// listed at a time.

@@ -25,6 +25,7 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 struct FindQuery {
     /// A number (`12` or `#12`: that one first, then numbers starting with its digits), or words
     /// that must all be in the title (looked for among the newest 2,000 numbers). Without it,

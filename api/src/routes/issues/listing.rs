@@ -16,6 +16,7 @@ pub(super) const ISSUES_LIMIT: LimitRange = LimitRange::new(100, 50);
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 pub(super) struct IssueListQuery {
     /// `open` (default), `closed` or `all`.
     state: Option<String>,

@@ -15,6 +15,7 @@ pub(super) const SUGGESTIONS_LIMIT: LimitRange = LimitRange::new(100, 50);
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 pub(super) struct ListQuery {
     /// `open` (open and sent back), `closed` (merged and withdrawn) or `all`; default `open`.
     /// Drafts are never listed.
