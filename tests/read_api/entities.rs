@@ -98,6 +98,31 @@ async fn deprecated_after_reads_like_cursor() {
         .expect(200);
     assert_eq!(by_after.json()["items"], by_cursor.json()["items"]);
     assert_ne!(by_after.json()["items"], first.json()["items"]);
+    // Reading a deprecated parameter is announced, on every route that still reads one; the
+    // cursor alone is not.
+    assert!(by_cursor.header("deprecation").is_none());
+    let (work, _) = work_and_units().await;
+    let w = work["id"].as_str().unwrap();
+    for path in [
+        "/v1/entities?type=unit&limit=1".to_string(),
+        format!("/v1/entities/{w}/children?field=work&type=unit&limit=1"),
+        format!("/v1/entities/{w}/linked?field=work&type=unit&limit=1"),
+        "/v1/commits?limit=1".to_string(),
+    ] {
+        let first = api.get(&path).await.expect(200);
+        let c = first
+            .next_cursor()
+            .unwrap_or_else(|| panic!("{path}: one page"));
+        for old in ["after", "before"] {
+            let r = api
+                .get(&format!("{path}&{old}={}", enc(&c)))
+                .await
+                .expect(200);
+            for header in ["deprecation", "sunset"] {
+                assert!(r.header(header).is_some(), "{path} {old}: no {header}");
+            }
+        }
+    }
 }
 
 #[tokio::test]

@@ -78,7 +78,9 @@ async fn commits(
         page.iter().map(|(_, bytes)| bytes.as_slice()),
         &[("next", next.clone().map_or(Value::Null, Value::String))],
     );
-    let answer = Answer::raw(body).next_link(&uri, next.as_deref());
+    let answer = Answer::raw(body)
+        .next_link(&uri, next.as_deref())
+        .deprecated(q.after.is_some() || q.before.is_some());
     Ok(if next.is_none() {
         answer.cache(CacheClass::NewestCommits)
     } else {

@@ -97,7 +97,7 @@ async fn list(
         .transpose()?;
     let rm = state.read_models.clone();
     let page = crate::blocking(move || rm.list(ty, set, after.as_deref(), limit)).await?;
-    Ok(page_answer(page, &key, &uri, &[]))
+    Ok(page_answer(page, &key, &uri, &[]).deprecated(q.after.is_some() || q.before.is_some()))
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -251,7 +251,7 @@ async fn children(
     let rm = state.read_models.clone();
     let page =
         crate::blocking(move || rm.children(id, &field, ty, after.as_deref(), limit)).await?;
-    Ok(page_answer(page, &key, &uri, &[]))
+    Ok(page_answer(page, &key, &uri, &[]).deprecated(q.after.is_some() || q.before.is_some()))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -328,7 +328,8 @@ async fn linked(
     let rm = state.read_models.clone();
     let (page, total) =
         crate::blocking(move || rm.linked(id, &field, ty, after.as_deref(), limit)).await?;
-    Ok(page_answer(page, &key, &uri, &[("total", json!(total))]))
+    Ok(page_answer(page, &key, &uri, &[("total", json!(total))])
+        .deprecated(q.after.is_some() || q.before.is_some()))
 }
 
 #[derive(Deserialize, IntoParams)]
