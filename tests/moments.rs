@@ -218,7 +218,12 @@ async fn a_segment_of_a_body_is_found_with_its_segment_and_version() {
         .as_str()
         .unwrap()
         .to_string();
-    let (recording, _) = create(&steward, "recording", json!({ "event": event })).await;
+    let (recording, _) = create(
+        &steward,
+        "recording",
+        json!({ "event": event, "url": "https://example.org/moments.mp3" }),
+    )
+    .await;
     let (alignment, _) = create(
         &steward,
         "alignment",

@@ -305,32 +305,49 @@ async fn a_quick_fix_is_one_open_suggestion_with_checks() {
 async fn approving_an_item_that_fails_its_schema_is_invalid() {
     let anon = s().anon();
     let steward = s().steward();
-    let sid = common::flow::draft(&steward, "a broken event").await;
-    put(
-        &steward,
-        sid,
-        &Put::new("event", json!({ "title": 12345, "date": "not a date" })),
-    )
-    .await
-    .expect_ok();
-    let open = submit(&steward, sid).await.expect(200).json();
-    let checks = open["checks"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no checks: {open}"));
-    assert!(
-        checks
+    let event = first_of(&anon, "event").await["id"].clone();
+    for (title, ty, data, pointer) in [
+        (
+            "a broken event",
+            "event",
+            json!({ "title": 12345, "date": "not a date" }),
+            "/date",
+        ),
+        // A recording is something to hear: a file or a url.
+        (
+            "a recording of nothing",
+            "recording",
+            json!({ "event": event }),
+            "/file",
+        ),
+        // Texts take the spec's four licences; none given means CC-BY-SA.
+        (
+            "a text under a fifth licence",
+            "text",
+            json!({ "kind": "original", "language": "he", "licence": "cc-by-sa" }),
+            "/licence",
+        ),
+    ] {
+        let sid = common::flow::draft(&steward, title).await;
+        put(&steward, sid, &Put::new(ty, data)).await.expect_ok();
+        let open = submit(&steward, sid).await.expect(200).json();
+        let checks = open["checks"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no checks: {open}"));
+        let schema = checks
             .iter()
-            .any(|c| c["check"] == "schema" && c["status"] == "fail"),
-        "{open}"
-    );
-    let r = approve(&steward, sid).await;
-    r.expect_error(422, "invalid");
-    assert!(
-        r.json().get("detail").is_some(),
-        "422 without detail: {}",
-        r.text()
-    );
-    still_open(&anon, sid).await;
+            .find(|c| c["check"] == "schema" && c["status"] == "fail")
+            .unwrap_or_else(|| panic!("{title}: the schema check passed: {open}"));
+        assert!(schema.to_string().contains(pointer), "{title}: {schema}");
+        let r = approve(&steward, sid).await;
+        r.expect_error(422, "invalid");
+        assert!(
+            r.json().get("detail").is_some(),
+            "422 without detail: {}",
+            r.text()
+        );
+        still_open(&anon, sid).await;
+    }
 }
 
 /// A refused approval leaves the suggestion open and unmerged.

@@ -130,7 +130,10 @@ pub(crate) async fn shelf() -> Shelf {
                 "publication",
                 json!({ "kind": "volume", "title": { "he": "כרך" }, "work": firsts[0] }),
             ),
-            Put::new("recording", json!({ "event": firsts[2] })),
+            Put::new(
+                "recording",
+                json!({ "event": firsts[2], "url": "https://example.org/a.mp3" }),
+            ),
         ],
     )
     .await

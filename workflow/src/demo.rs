@@ -238,7 +238,7 @@ pub fn load(wf: &Workflow) -> Result<DemoReport> {
     )?;
     d.add(ItemType::Text, json!({
         "kind": "transcript", "event": nissan, "unit": units[4], "language": "he",
-        "licence": "cc-by-sa", "sets": [set],
+        "sets": [set],
         "body": {
             "profile": "plain",
             "versions": [{

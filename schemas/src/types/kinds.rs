@@ -50,6 +50,8 @@ fn glue(parent: bool) -> Kind {
 pub fn at_least_one_of(ty: ItemType) -> &'static [&'static str] {
     match ty {
         ItemType::ContentsMap => &["unit", "label"],
+        // A recording is something one can listen to: a stored file or a place to hear it.
+        ItemType::Recording => &["file", "url"],
         _ => &[],
     }
 }
@@ -247,7 +249,8 @@ pub fn kind(ty: ItemType) -> Kind {
                 "event": id(),
                 "translationOf": id(),
                 "language": def("language"),
-                "licence": one_of(&["public-domain", "cc0", "cc-by", "cc-by-nc", "cc-by-sa"]),
+                // The spec's four; none given means the writer's own, under CC-BY-SA.
+                "licence": one_of(&["public-domain", "cc0", "cc-by", "cc-by-nc"]),
                 "credit": { "type": "string" }
             }),
             required: &["kind", "language"],

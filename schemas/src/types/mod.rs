@@ -25,8 +25,9 @@ use crate::{DateKey, ItemType, SchemaError};
 
 pub use common::{DATE_KEY_PATTERN, ID_PATTERN};
 
-/// The version of the built-in schemas; 5 and later carry structured bodies.
-pub const VERSION: u32 = 5;
+/// The version of the built-in schemas; 5 and later carry structured bodies; 6 asks a
+/// recording for `file` or `url` and takes the spec's four text licences.
+pub const VERSION: u32 = 6;
 
 /// One way an item's data breaks its schema. `pointer` is a JSON Pointer into the data (`""` for
 /// the whole of it).

@@ -40,7 +40,7 @@ pub(super) fn example(ty: ItemType) -> Value {
             "lines": [{"id": "l1", "text": "שורה", "box": [0, 0, 10, 2]}]}),
         ItemType::Text => {
             json!({"kind": "translation", "unit": id, "translationOf": id, "language": "en",
-            "licence": "cc-by-sa", "credit": "someone", "body": "one\n\ntwo"})
+            "licence": "cc-by", "credit": "someone", "body": "one\n\ntwo"})
         }
         ItemType::Segment => json!({"text": id, "order": "a0V", "kind": "paragraph",
             "content": [{"text": "x", "marks": ["b"]}], "proofread": 1}),
@@ -133,6 +133,35 @@ fn a_contents_map_names_a_unit_or_the_words_its_pages_hold() {
     assert_eq!(validate(ItemType::ContentsMap, &data), Ok(()));
     data["label"] = json!({"en": "Preface"});
     assert_eq!(pointers(ItemType::ContentsMap, &data), ["/label/he"]);
+}
+
+#[test]
+fn a_recording_has_a_file_or_a_url() {
+    let mut data = example(ItemType::Recording);
+    assert_eq!(validate(ItemType::Recording, &data), Ok(()));
+    data.as_object_mut().unwrap().remove("file");
+    assert_eq!(validate(ItemType::Recording, &data), Ok(()));
+    data.as_object_mut().unwrap().remove("url");
+    let violations = validate(ItemType::Recording, &data).unwrap_err();
+    assert_eq!(violations.len(), 1);
+    assert_eq!(violations[0].pointer, "/file");
+    assert_eq!(violations[0].message, "a recording needs one of: file, url");
+}
+
+#[test]
+fn a_text_takes_the_four_licences() {
+    let mut data = example(ItemType::Text);
+    for licence in ["public-domain", "cc0", "cc-by", "cc-by-nc"] {
+        data["licence"] = json!(licence);
+        assert_eq!(validate(ItemType::Text, &data), Ok(()), "{licence}");
+    }
+    for licence in ["cc-by-sa", "all-rights-reserved", "CC0"] {
+        data["licence"] = json!(licence);
+        assert_eq!(pointers(ItemType::Text, &data), ["/licence"], "{licence}");
+    }
+    // None given: the writer's own, under CC-BY-SA.
+    data.as_object_mut().unwrap().remove("licence");
+    assert_eq!(validate(ItemType::Text, &data), Ok(()));
 }
 
 #[test]

@@ -108,7 +108,7 @@ impl Shelf {
                 ),
                 new_item(
                     ItemType::Recording,
-                    json!({ "event": works[2].to_string() }),
+                    json!({ "event": works[2].to_string(), "url": "https://example.org/a.mp3" }),
                 ),
             ],
         );
