@@ -177,10 +177,13 @@ async fn add_puts_a_new_segment_with_a_fresh_id_after_the_named_one() {
 async fn remove_takes_the_segment_out() {
     let set = a_set("reviewed").await;
     let text = a_text(&set).await;
+    // `before` is the segment as the person saw it: the object read from the item, sent back.
+    let seen = segments(&text).await[0].clone();
+    assert_eq!(seen["id"], "p1", "{seen}");
     let r = words(
         &s().token("editor"),
         json!({ "entityId": text, "change": "remove", "version": "he", "segment": "p1",
-            "before": [{ "text": "פתיחה" }] }),
+            "before": seen }),
     )
     .await
     .expect(201);

@@ -10,7 +10,7 @@ use catalog_schemas::body::{Body, Profile, Run, Segment, SegmentId, SegmentKind,
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::runs::{read_runs, same_words};
+use super::runs::{read_runs, same_words, seen_runs};
 
 /// What a words change does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -149,7 +149,7 @@ pub(crate) fn apply(
     let before = plan
         .before
         .as_ref()
-        .map(|v| read_runs("before", v, None))
+        .map(|v| seen_runs(v, plan.segment.as_ref()))
         .transpose()
         .map_err(|e| Refusal::Bad(e.to_string()))?;
     let versions_field = format!("/body/versions/{}/segments", version.id);

@@ -1,4 +1,4 @@
-//! Reading the runs a words change sends (`text`, `before`): only the shapes a body allows —
+//! Reading the runs a words change sends (`text`, and `before` as runs or as the whole segment): only the shapes a body allows —
 //! text with the six fixed marks and a link of the three allowed kinds, footnote markers naming
 //! a note of the version, the source's own markers and line breaks. Anything else is refused
 //! with the place and the reason (`text[1]: mark "script" is not allowed`), never dropped.
@@ -36,6 +36,28 @@ pub(crate) fn read_runs(
         }
     }
     Ok(runs)
+}
+
+/// The words `before` says the person saw. It is "the segment as the person saw it", so the
+/// segment object itself is taken (its `text`) as well as the bare list of its runs; a segment
+/// object naming another segment than the one the change is about is refused.
+pub(crate) fn seen_runs(value: &Value, segment: Option<&SegmentId>) -> Result<Vec<Run>> {
+    let Value::Object(seen) = value else {
+        return read_runs("before", value, None);
+    };
+    if let (Some(want), Some(id)) = (segment, seen.get("id"))
+        && id.as_str() != Some(want.as_str())
+    {
+        return Err(Error::BadRequest(format!(
+            "before is segment {}, but the change is to segment {}",
+            catalog_schemas::quote(&id.to_string()),
+            want.as_str()
+        )));
+    }
+    let text = seen.get("text").ok_or_else(|| {
+        Error::BadRequest("before: a segment object needs its text (the runs as seen)".into())
+    })?;
+    read_runs("before.text", text, None)
 }
 
 /// Whether two run lists hold the same words: marks compare as sets, since their order carries

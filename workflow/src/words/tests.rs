@@ -182,6 +182,39 @@ fn before_must_match_the_words_in_main() {
 }
 
 #[test]
+fn before_may_be_the_segment_object_as_seen() {
+    let mut p = plan(WordsOp::Edit, Some("p2"), Some(json!([{ "text": "x" }])));
+    let seen = |id: &str, text: Value| json!({ "id": id, "kind": "paragraph", "text": text });
+    p.before = Some(seen(
+        "p2",
+        json!([{ "text": "ביום הזה" }, { "note": "n1" }]),
+    ));
+    assert!(apply(Some(body()), &p, &mut ids()).is_ok());
+    p.before = Some(seen("p2", json!([{ "text": "ביום ההוא" }])));
+    assert!(matches!(
+        apply(Some(body()), &p, &mut ids()),
+        Err(Refusal::Changed { .. })
+    ));
+    // Another segment's object, or one without its words, is a mistake in the request.
+    p.before = Some(seen(
+        "p1",
+        json!([{ "text": "ביום הזה" }, { "note": "n1" }]),
+    ));
+    let Err(Refusal::Bad(message)) = apply(Some(body()), &p, &mut ids()) else {
+        panic!("another segment's object must be refused");
+    };
+    assert!(
+        message.contains("p1") && message.contains("p2"),
+        "{message}"
+    );
+    p.before = Some(json!({ "id": "p2", "kind": "paragraph" }));
+    assert!(matches!(
+        apply(Some(body()), &p, &mut ids()),
+        Err(Refusal::Bad(_))
+    ));
+}
+
+#[test]
 fn a_segment_gone_since_it_was_seen_is_a_change_not_a_miss() {
     let mut p = plan(WordsOp::Remove, Some("p9"), None);
     assert!(matches!(

@@ -53,9 +53,10 @@ struct WordsBody {
     /// Needed for edit, add and start; not given for remove.
     #[schema(value_type = Option<Vec<Object>>)]
     text: Option<Value>,
-    /// The segment's words as the person saw them (for `start`, the first segment's; `[]` for a
-    /// version without segments). When main differs the answer is 409 and nothing is written.
-    #[schema(value_type = Option<Vec<Object>>)]
+    /// The segment as the person saw it: the segment object as read (its `text` is compared),
+    /// or just its runs (for `start`, the first segment's; `[]` for a version without
+    /// segments). When main differs the answer is 409 and nothing is written.
+    #[schema(value_type = Option<serde_json::Value>)]
     before: Option<Value>,
     /// Segment kind: section, heading, paragraph, verse, item, note.
     kind: Option<String>,
