@@ -96,6 +96,9 @@ fn cursor_key(data: &Path) -> anyhow::Result<CursorKey> {
 }
 
 async fn run(state: AppState, addr: &str) -> anyhow::Result<()> {
+    // Watched before the address is announced: whoever starts the server may stop it as soon as
+    // it says it listens, and a SIGTERM that came before the watch would kill it ungracefully.
+    let stop = shutdown_signal()?;
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
@@ -110,30 +113,25 @@ async fn run(state: AppState, addr: &str) -> anyhow::Result<()> {
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),
     )
-    .with_graceful_shutdown(shutdown_signal())
+    .with_graceful_shutdown(stop)
     .await
     .context("server failed")?;
     tracing::info!("stopped");
     Ok(())
 }
 
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
+/// SIGTERM or SIGINT (Ctrl-C), watched from the moment this is called. axum polls the future it
+/// is given on a task of its own, possibly after the first requests: a signal watched only from
+/// that first poll could arrive unwatched and kill the process.
+fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate()).context("cannot watch for SIGTERM")?;
+    let mut interrupt = signal(SignalKind::interrupt()).context("cannot watch for SIGINT")?;
+    Ok(async move {
+        tokio::select! {
+            _ = term.recv() => {},
+            _ = interrupt.recv() => {},
         }
-    };
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    tokio::select! {
-        () = ctrl_c => {},
-        () = term => {},
-    }
-    tracing::info!("shutting down");
+        tracing::info!("shutting down");
+    })
 }
