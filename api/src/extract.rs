@@ -36,6 +36,12 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
     }
 }
 
+/// The query of a route that takes no parameters: any given is refused with `400`, since a
+/// misspelt one would otherwise be ignored and its answer taken for a filtered one.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoQuery {}
+
 /// A JSON body of at most [`JSON_BODY_LIMIT`] bytes.
 pub struct Json<T>(pub T);
 

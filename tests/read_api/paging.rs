@@ -362,12 +362,20 @@ async fn lists_refuse_a_query_parameter_they_do_not_know() {
         "/v1/threads?q=x".to_string(),
         "/v1/search?q=x".to_string(),
         "/v1/resolve?path=%2Fx".to_string(),
+        // Lists that take no parameters at all.
+        "/v1/sitemap".to_string(),
+        "/v1/sitemap/work/1".to_string(),
+        format!("/v1/works/{w}/outline"),
+        format!("/v1/entities/{w}/linked/counts"),
     ] {
         // A misspelt parameter would otherwise be ignored silently, and the answer taken for
         // a filtered one.
         let msg = s()
             .anon()
-            .get(&format!("{path}&lmit=5"))
+            .get(&format!(
+                "{path}{}lmit=5",
+                if path.contains('?') { '&' } else { '?' }
+            ))
             .await
             .expect_error(400, "bad-request");
         assert!(msg.contains("lmit"), "{path}: {msg}");

@@ -50,8 +50,11 @@ struct SitemapIndex {
 
 /// Every sitemap: each kind's pages, in id order, with when each last changed.
 #[utoipa::path(get, path = "/v1/sitemap", tag = "browse",
-    responses((status = 200, body = SitemapIndex)))]
-async fn sitemap_index(State(state): State<AppState>) -> Result<Answer, ApiError> {
+    responses((status = 200, body = SitemapIndex), (status = 400, body = ErrorBody)))]
+async fn sitemap_index(
+    State(state): State<AppState>,
+    _: Query<extract::NoQuery>,
+) -> Result<Answer, ApiError> {
     let rm = state.read_models.clone();
     let index = crate::blocking(move || rm.sitemap_index(SITEMAP_PAGE_SIZE)).await?;
     let sitemaps = index
@@ -98,6 +101,7 @@ struct SitemapItems {
 async fn sitemap_page(
     State(state): State<AppState>,
     Path((raw_ty, raw_page)): Path<(String, String)>,
+    _: Query<extract::NoQuery>,
 ) -> Result<Answer, ApiError> {
     let ty = sitemap_type(&raw_ty)?;
     let page = extract::number("page", &raw_page, 1)?;
@@ -172,6 +176,7 @@ async fn require_work(state: &AppState, raw: &str) -> Result<catalog_schemas::Id
 async fn outline(
     State(state): State<AppState>,
     Path(raw): Path<String>,
+    _: Query<extract::NoQuery>,
 ) -> Result<Answer, ApiError> {
     let id = require_work(&state, &raw).await?;
     let rm = state.read_models.clone();

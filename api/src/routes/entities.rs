@@ -274,6 +274,7 @@ struct LinkedGroups {
 async fn linked_counts(
     State(state): State<AppState>,
     Path(raw): Path<String>,
+    _: Query<extract::NoQuery>,
 ) -> Result<Answer, ApiError> {
     let id = path_id(&raw)?;
     let rm = state.read_models.clone();
