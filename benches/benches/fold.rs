@@ -13,7 +13,8 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use catalog_log_core::{Expect, Log, NewChange, NewCommit, Seq, Store};
+use catalog_benches::fixtures::{append, new_change};
+use catalog_log_core::{Log, NewChange, Seq, Store};
 use catalog_projector::{Folder, column_families};
 use catalog_schemas::{Id, ItemType};
 use criterion::measurement::WallTime;
@@ -49,7 +50,7 @@ fn make_log(items: usize, per_commit: usize) -> Fixture {
     for (i, id) in sets.iter().enumerate() {
         push(
             &mut pending,
-            new(
+            new_change(
                 *id,
                 ItemType::Set,
                 Some(format!("/sets/s{i}")),
@@ -61,14 +62,14 @@ fn make_log(items: usize, per_commit: usize) -> Fixture {
         let data = json!({"slug": format!("w{i}"), "sets": [sets[i % sets.len()].to_string()]});
         push(
             &mut pending,
-            new(*id, ItemType::Work, Some(format!("/w{i}")), data),
+            new_change(*id, ItemType::Work, Some(format!("/w{i}")), data),
         );
     }
     for (i, id) in events.iter().enumerate() {
         let date = format!("5785-{:02}-{:02}", i % 12 + 1, i % 28 + 1);
         push(
             &mut pending,
-            new(
+            new_change(
                 *id,
                 ItemType::Event,
                 Some(format!("/events/{date}")),
@@ -81,7 +82,7 @@ fn make_log(items: usize, per_commit: usize) -> Fixture {
     while made < items {
         let change = if n % 4 == 3 {
             let data = json!({"event": events[n % events.len()].to_string()});
-            new(Id::random(), ItemType::Recording, None, data)
+            new_change(Id::random(), ItemType::Recording, None, data)
         } else {
             let w = n % works.len();
             let data: Value = json!({
@@ -90,7 +91,7 @@ fn make_log(items: usize, per_commit: usize) -> Fixture {
                 "sets": [sets[n % sets.len()].to_string()],
                 "events": [events[n % events.len()].to_string()],
             });
-            new(
+            new_change(
                 Id::random(),
                 ItemType::Unit,
                 Some(format!("/w{w}/{}/{n}", n % 7 + 1)),
@@ -109,28 +110,6 @@ fn make_log(items: usize, per_commit: usize) -> Fixture {
         _store: store,
         _dir: dir,
     }
-}
-
-fn new(id: Id, ty: ItemType, path: Option<String>, data: Value) -> NewChange {
-    NewChange {
-        id,
-        ty,
-        path,
-        data: Some(data),
-        merged_into: None,
-        expect: Expect::Any,
-    }
-}
-
-fn append(log: &Log, changes: Vec<NewChange>) {
-    log.append(NewCommit {
-        message: "bench".into(),
-        merged_by: "bench".into(),
-        author: "bench".into(),
-        suggestion: None,
-        changes,
-    })
-    .expect("append");
 }
 
 /// A fresh, empty store for read models.

@@ -18,10 +18,12 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use catalog_log_core::{Expect, Log, NewChange, NewCommit, Store};
+use catalog_benches::Rng;
+use catalog_benches::fixtures::{append, new_change};
+use catalog_log_core::{Log, NewChange, Store};
 use catalog_projector::{EventQuery, Folder, ReadModels, column_families};
 use catalog_schemas::{DateKey, Id, ItemType};
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// Page sizes as the API's defaults.
 const SITEMAP_PAGE: usize = 5000;
@@ -40,41 +42,6 @@ struct Fixture {
     _dirs: [tempfile::TempDir; 2],
 }
 
-fn new(id: Id, ty: ItemType, path: Option<String>, data: Value) -> NewChange {
-    NewChange {
-        id,
-        ty,
-        path,
-        data: Some(data),
-        merged_into: None,
-        expect: Expect::Any,
-    }
-}
-
-fn append(log: &Log, changes: Vec<NewChange>) {
-    log.append(NewCommit {
-        message: "bench".into(),
-        merged_by: "bench".into(),
-        author: "bench".into(),
-        suggestion: None,
-        changes,
-    })
-    .expect("append");
-}
-
-/// A small deterministic generator (splitmix64), so both sizes draw alike.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
-}
-
 fn build(n: usize) -> Fixture {
     let dir = tempfile::tempdir().expect("temporary directory");
     let store = Store::open(dir.path(), &column_families()).expect("open store");
@@ -83,7 +50,7 @@ fn build(n: usize) -> Fixture {
     let set = Id::random();
     append(
         &log,
-        vec![new(
+        vec![new_change(
             set,
             ItemType::Set,
             Some("/sets/all".into()),
@@ -99,7 +66,7 @@ fn build(n: usize) -> Fixture {
         }
     };
     for (i, w) in works.iter().enumerate() {
-        pending.push(new(
+        pending.push(new_change(
             *w,
             ItemType::Work,
             Some(format!("/w{i}")),
@@ -109,7 +76,7 @@ fn build(n: usize) -> Fixture {
     }
     for _ in 0..n {
         let work = works[rng.below(n)];
-        pending.push(new(
+        pending.push(new_change(
             Id::random(),
             ItemType::Unit,
             None,
@@ -119,7 +86,7 @@ fn build(n: usize) -> Fixture {
     }
     for i in 0..n {
         let date = format!("{:04}-07-{:02}", 5000 + (i / 29) % 900, i % 29 + 1);
-        pending.push(new(
+        pending.push(new_change(
             Id::random(),
             ItemType::Event,
             None,
@@ -168,7 +135,7 @@ fn history_log(n: usize) -> (Id, Log, Store, tempfile::TempDir) {
                 for k in 0..per {
                     append(
                         &log,
-                        vec![new(
+                        vec![new_change(
                             versioned,
                             ItemType::Topic,
                             None,

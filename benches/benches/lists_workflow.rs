@@ -13,13 +13,11 @@
 
 use std::time::{Duration, Instant};
 
-use catalog_log_core::{Log, Store};
-use catalog_projector::{Projector, ReadModels};
+use catalog_benches::fixtures::Stack;
 use catalog_workflow::{
     Account, Generate, Handle, IssueFilter, IssueQuery, IssueStateFilter, ListFilter, NewAccount,
     StateFilter, ThreadNumber, Workflow,
 };
-use tempfile::TempDir;
 
 const SIZES: [u64; 2] = [10_000, 1_000_000];
 /// Timed requests per list and size (after one untimed warm-up).
@@ -35,20 +33,13 @@ struct Fixture {
     authors: Vec<Account>,
     reviewers: Vec<Account>,
     issues: Vec<ThreadNumber>,
-    _projector: Projector,
-    _store: Store,
-    _dir: TempDir,
+    /// Kept so the projector's worker runs for the whole bench.
+    _stack: Stack,
 }
 
 fn fixture(size: u64) -> Fixture {
-    let dir = tempfile::tempdir().expect("temporary directory");
-    let mut cfs = catalog_projector::column_families();
-    cfs.extend(catalog_workflow::column_families());
-    let store = Store::open(dir.path(), &cfs).expect("open store");
-    let log = Log::open(&store).expect("open log");
-    let projector = Projector::start(&store, &log).expect("start projector");
-    let read_models = ReadModels::new(&store);
-    let wf = Workflow::open(&store, &log, &projector, &read_models).expect("open workflow");
+    let stack = Stack::open();
+    let wf = stack.workflow();
     let account = |handle: String| {
         wf.add_account(NewAccount {
             handle: Handle::parse(&handle).expect("handle"),
@@ -79,9 +70,7 @@ fn fixture(size: u64) -> Fixture {
         authors,
         reviewers,
         issues,
-        _projector: projector,
-        _store: store,
-        _dir: dir,
+        _stack: stack,
     }
 }
 

@@ -15,14 +15,13 @@ use std::hint::black_box;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use catalog_benches::fixtures::Stack;
 use catalog_benches::run_threads;
 use catalog_log_core::{Expect, Log, NewChange, NewCommit, Store};
-use catalog_projector::{Projector, ReadModels};
 use catalog_schemas::{Id, ItemType};
 use catalog_workflow::{Handle, NewAccount, Principal, PutItem, Resolutions, Scopes, Workflow};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::{Value, json};
-use tempfile::TempDir;
 
 /// Concurrent reviewers (or appending threads for the baseline).
 const THREADS: [usize; 2] = [1, 32];
@@ -49,20 +48,13 @@ struct Fixture {
     wf: Workflow,
     steward: Principal,
     /// Kept so the projector's worker runs for the whole case.
-    _projector: Projector,
-    _store: Store,
-    _dir: TempDir,
+    _stack: Stack,
 }
 
 /// A fresh store whose catalog already holds `topics` topics (each with a name of its own).
 fn fresh_workflow(topics: usize) -> Fixture {
-    let dir = tempfile::tempdir().expect("temporary directory");
-    let mut cfs = catalog_projector::column_families();
-    cfs.extend(catalog_workflow::column_families());
-    let store = Store::open(dir.path(), &cfs).expect("open store");
-    let log = Log::open(&store).expect("open log");
-    let projector = Projector::start(&store, &log).expect("start projector");
-    let read_models = ReadModels::new(&store);
+    let stack = Stack::open();
+    let log = &stack.log;
     let mut head = log.head();
     for start in (0..topics).step_by(PREFILL_PER_COMMIT) {
         let changes = (start..topics.min(start + PREFILL_PER_COMMIT))
@@ -91,10 +83,11 @@ fn fresh_workflow(topics: usize) -> Fixture {
             .expect("prefill")
             .seq;
     }
-    projector
+    stack
+        .projector
         .wait_applied(head, Duration::from_secs(600))
         .expect("prefill folded");
-    let wf = Workflow::open(&store, &log, &projector, &read_models).expect("open workflow");
+    let wf = stack.workflow();
     let handle = Handle::parse("steward").expect("handle");
     wf.add_account(NewAccount {
         handle: handle.clone(),
@@ -111,9 +104,7 @@ fn fresh_workflow(topics: usize) -> Fixture {
     Fixture {
         wf,
         steward,
-        _projector: projector,
-        _store: store,
-        _dir: dir,
+        _stack: stack,
     }
 }
 

@@ -1,8 +1,9 @@
 //! Shared set-up for the benchmarks in `benches/benches/` and the harness binary
-//! (`catalog-bench`, driven by `benches/run`): a seeded generator, the synthetic catalog, and
-//! running work on many threads at once.
+//! (`catalog-bench`, driven by `benches/run`): a seeded generator, the synthetic catalog, stores
+//! wired as the server wires them, and running work on many threads at once.
 
 pub mod catalog;
+pub mod fixtures;
 mod rng;
 
 pub use rng::Rng;
