@@ -9,6 +9,10 @@
 //! concurrency, without workflow or projector, so the figures can be read as ratios to the cost
 //! of the synced append alone in the same run. Throughput is in merges (commits) per second; each
 //! case runs on a fresh temporary store.
+//!
+//! `draft_puts` times putting an item into a draft and taking it out again, by a steward (not
+//! counted) and by a person (counted towards the items-in-drafts quota under the registry lock),
+//! at one and 32 threads, so the quota's cost reads as a ratio to the uncounted put.
 //! Run with `cargo bench -p catalog-benches --bench merge`.
 
 use std::hint::black_box;
@@ -19,7 +23,9 @@ use catalog_benches::fixtures::Stack;
 use catalog_benches::run_threads;
 use catalog_log_core::{Expect, Log, NewChange, NewCommit, Store};
 use catalog_schemas::{Id, ItemType};
-use catalog_workflow::{Handle, NewAccount, Principal, PutItem, Resolutions, Scopes, Workflow};
+use catalog_workflow::{
+    Handle, NewAccount, Principal, PutItem, Resolutions, Scopes, SuggestionId, Workflow,
+};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::{Value, json};
 
@@ -88,24 +94,46 @@ fn fresh_workflow(topics: usize) -> Fixture {
         .wait_applied(head, Duration::from_secs(600))
         .expect("prefill folded");
     let wf = stack.workflow();
-    let handle = Handle::parse("steward").expect("handle");
-    wf.add_account(NewAccount {
-        handle: handle.clone(),
-        name: "Bench steward".into(),
-        steward: true,
-        trusted: false,
-        password: None,
-    })
-    .expect("add steward");
-    let (_, token) = wf
-        .create_token(&handle, "bench", Scopes::READ_WRITE, None)
-        .expect("create token");
-    let steward = wf.authenticate_token(&token).expect("authenticate");
+    let steward = person(&wf, "steward", true);
     Fixture {
         wf,
         steward,
         _stack: stack,
     }
+}
+
+/// An account signed in with a read+write token: a steward, or a plain person.
+fn person(wf: &Workflow, handle: &str, steward: bool) -> Principal {
+    let handle = Handle::parse(handle).expect("handle");
+    wf.add_account(NewAccount {
+        handle: handle.clone(),
+        name: format!("Bench {handle}"),
+        steward,
+        trusted: false,
+        password: None,
+    })
+    .expect("add account");
+    let (_, token) = wf
+        .create_token(&handle, "bench", Scopes::READ_WRITE, None)
+        .expect("create token");
+    wf.authenticate_token(&token).expect("authenticate")
+}
+
+/// One put of a new topic into draft `id` and one that takes it out again, so the draft (and
+/// its author's count of items in drafts) stays the same size however many iterations run.
+fn put_and_forget(wf: &Workflow, who: &Principal, id: SuggestionId) {
+    let put = PutItem {
+        id: None,
+        ty: Some(ItemType::Topic),
+        data: Some(topic_data(&next_slug())),
+    };
+    let item = wf.put_item(who, id, put).expect("put item").id;
+    let forget = PutItem {
+        id: Some(item),
+        ty: None,
+        data: None,
+    };
+    black_box(wf.put_item(who, id, forget).expect("forget item"));
 }
 
 /// One reviewer's whole merge of one new topic.
@@ -183,12 +211,43 @@ fn merge(c: &mut Criterion) {
     group.finish();
 }
 
+/// Putting items into drafts. A person's puts move their count of items in drafts under the
+/// registry lock (the quota); a steward's are not counted. Same store, same run: the ratio is
+/// what counting costs, alone and with 32 writers contending for the lock.
+fn draft_puts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("draft_puts");
+    let fixture = fresh_workflow(0);
+    let wf = &fixture.wf;
+    let person = person(wf, "drafter", false);
+    for threads in THREADS {
+        // One iteration = every thread puts an item and takes it out.
+        group.throughput(Throughput::Elements(2 * threads as u64));
+        for (name, who) in [
+            ("baseline_steward", &fixture.steward),
+            ("person_counted", &person),
+        ] {
+            let drafts: Vec<SuggestionId> = (0..threads)
+                .map(|_| wf.create_draft(who, "puts", None).expect("draft").id)
+                .collect();
+            group.bench_with_input(BenchmarkId::new(name, threads), &threads, |b, &threads| {
+                b.iter_custom(|iters| {
+                    let (wf, who, drafts) = (wf.clone(), who.clone(), drafts.clone());
+                    run_threads(threads, iters, move |thread, _| {
+                        put_and_forget(&wf, &who, drafts[thread])
+                    })
+                });
+            });
+        }
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .sample_size(10)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(4));
-    targets = merge
+    targets = merge, draft_puts
 }
 criterion_main!(benches);

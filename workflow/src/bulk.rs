@@ -8,7 +8,7 @@ use crate::accounts::Account;
 use crate::conversation::ReviewRequest;
 use crate::error::Result;
 use crate::issues::ISSUE_COUNTER;
-use crate::issues::{Happened, Issue, IssueId, IssueState, ReportKind, TimelineEvent};
+use crate::issues::{Happened, Issue, IssueId, IssueState, TimelineEvent};
 use crate::kv::{ISSUES, REVIEW_REQUESTS, SUGGESTIONS};
 use crate::lists::{self, Deltas};
 use crate::service::Workflow;
@@ -53,30 +53,21 @@ impl Workflow {
             number += 1;
             let author = &g.authors[(i % g.authors.len() as u64) as usize];
             let issue = Issue {
-                id: IssueId(first_issue + i + 1),
-                number: ThreadNumber(number),
                 title: Some(format!("generated issue {i} w{}", i % 1000)),
-                kind: ReportKind::Other,
                 state: if i % 3 == 0 {
                     IssueState::Closed
                 } else {
                     IssueState::Open
                 },
-                state_reason: None,
                 body: Some("generated".into()),
                 private: i % 50 == 0,
-                author: Some(author.id),
-                author_handle: Some(author.handle.clone()),
-                entity: None,
-                set: None,
-                labels: Vec::new(),
-                assignees: Vec::new(),
-                comments: 0,
-                created_at: now,
-                updated_at: now,
-                closed_at: None,
-                closed_by: None,
-                closed_by_suggestion: None,
+                ..Issue::opened(
+                    IssueId(first_issue + i + 1),
+                    ThreadNumber(number),
+                    author.id,
+                    author.handle.clone(),
+                    now,
+                )
             };
             batch.put(ISSUES, &issue.id.key(), &issue)?;
             lists::reindex_issue(&mut batch, &mut deltas, None, &issue)?;
@@ -107,24 +98,19 @@ impl Workflow {
             ][(i % 4) as usize];
             let referenced = issue_numbers.get((i / 10) as usize);
             let s = Suggestion {
-                id: SuggestionId(first_suggestion + i + 1),
-                number: ThreadNumber(number),
-                title: format!("generated suggestion {i} w{}", i % 1000),
                 description: referenced.map(|n| format!("see #{}", n.0)),
-                author: author.handle.clone(),
                 status,
-                kind: Kind::Edit,
-                project_id: None,
-                base_commit: self.inner.log.head(),
-                merged_commit: None,
-                post_review: None,
-                checks: Vec::new(),
-                created_at: now,
                 submitted_at: Some(now),
                 closed_at: matches!(status, Status::Merged | Status::Withdrawn).then_some(now),
-                bot: false,
-                not_yet_visible: false,
-                reverts: None,
+                ..Suggestion::made(
+                    SuggestionId(first_suggestion + i + 1),
+                    ThreadNumber(number),
+                    format!("generated suggestion {i} w{}", i % 1000),
+                    author.handle.clone(),
+                    Kind::Edit,
+                    self.inner.log.head(),
+                    now,
+                )
             };
             batch.put(SUGGESTIONS, &s.id.key(), &s)?;
             lists::reindex_suggestion(&mut batch, &mut deltas, None, &s)?;

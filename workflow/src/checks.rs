@@ -264,18 +264,31 @@ fn references(wf: &Workflow, overlay: &Overlay<'_>) -> Result<Check> {
         .filter(|i| i.data.is_none())
         .map(|i| i.id)
         .collect();
-    // A warning per dangling referrer, read a page of backlinks at a time and only until the
-    // check has more warnings than it lists: deleting an item a million others point at costs
-    // a few pages, not a million reads. What is skipped on the way (referrers this suggestion
-    // deletes or repoints) is bounded by the suggestion's own size.
     // Warnings show only when nothing fails, so none are looked for then.
+    if fails.is_empty() {
+        warn_dangling(wf, overlay, &deleted, &mut warns)?;
+    }
+    Ok(Check::from_problems(
+        CheckName::References,
+        fails,
+        warns,
+        "every reference points at an item of a kind its field allows",
+    ))
+}
+
+/// A warning per item still pointing at an item the suggestion deletes. The deleted item's
+/// backlinks are read a page at a time and only until there are more warnings than a check
+/// lists: deleting an item a million others point at costs a few pages, not a million reads.
+/// What is skipped on the way (referrers this suggestion deletes or repoints) is bounded by the
+/// suggestion's own size.
+fn warn_dangling(
+    wf: &Workflow,
+    overlay: &Overlay<'_>,
+    deleted: &BTreeSet<Id>,
+    warns: &mut Vec<Problem>,
+) -> Result<()> {
     const PAGE: usize = 200;
-    let wanted = if fails.is_empty() {
-        &deleted
-    } else {
-        &BTreeSet::new()
-    };
-    'deleted: for &id in wanted {
+    for &id in deleted {
         let mut after: Option<Vec<u8>> = None;
         loop {
             let (links, next) =
@@ -300,7 +313,7 @@ fn references(wf: &Workflow, overlay: &Overlay<'_>) -> Result<Check> {
                         ),
                     ));
                     if warns.len() > MAX_PROBLEMS {
-                        break 'deleted;
+                        return Ok(());
                     }
                 }
             }
@@ -310,12 +323,7 @@ fn references(wf: &Workflow, overlay: &Overlay<'_>) -> Result<Check> {
             }
         }
     }
-    Ok(Check::from_problems(
-        CheckName::References,
-        fails,
-        warns,
-        "every reference points at an item of a kind its field allows",
-    ))
+    Ok(())
 }
 
 /// The strings in a reference field that cannot be read as ids (the references list skips

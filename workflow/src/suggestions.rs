@@ -137,6 +137,42 @@ pub struct Suggestion {
     pub not_yet_visible: bool,
 }
 
+impl Suggestion {
+    /// A draft just made by `author` at `at`, written against `base_commit`: nothing described,
+    /// checked, submitted or closed yet. Callers fill in the rest with struct update syntax, so
+    /// the write path and the generator make the same record.
+    pub(crate) fn made(
+        id: SuggestionId,
+        number: ThreadNumber,
+        title: String,
+        author: Handle,
+        kind: Kind,
+        base_commit: Seq,
+        at: Timestamp,
+    ) -> Suggestion {
+        Suggestion {
+            id,
+            number,
+            title,
+            description: None,
+            author,
+            status: Status::Draft,
+            kind,
+            project_id: None,
+            base_commit,
+            merged_commit: None,
+            post_review: None,
+            checks: Vec::new(),
+            created_at: at,
+            submitted_at: None,
+            closed_at: None,
+            bot: false,
+            reverts: None,
+            not_yet_visible: false,
+        }
+    }
+}
+
 /// One item of a suggestion, as stored.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SuggestedItem {
@@ -283,28 +319,25 @@ impl Workflow {
         let number = ThreadNumber(self.bump_counter(&mut batch, THREAD_COUNTER)?);
         let now = self.now();
         let suggestion = Suggestion {
-            id,
-            number,
-            title,
             description,
-            author: principal.handle.clone(),
             status: if opened_with.is_some() {
                 Status::Open
             } else {
                 Status::Draft
             },
-            kind,
-            project_id: None,
-            base_commit: self.inner.log.head(),
-            merged_commit: None,
-            post_review: None,
             checks,
-            created_at: now,
             submitted_at: opened_with.map(|_| now),
-            closed_at: None,
             bot: principal.is_bot(),
             reverts: opened_with.and_then(|(_, reverts)| reverts),
-            not_yet_visible: false,
+            ..Suggestion::made(
+                id,
+                number,
+                title,
+                principal.handle.clone(),
+                kind,
+                self.inner.log.head(),
+                now,
+            )
         };
         batch.put(SUGGESTIONS, &id.key(), &suggestion)?;
         let mut deltas = crate::lists::Deltas::default();

@@ -5,7 +5,7 @@ use catalog_projector::Lookup;
 use catalog_schemas::Id;
 
 use crate::error::{Error, Result};
-use crate::issues::record::{EntityRef, Issue, IssueId, IssueState, ReportKind, ShownIssue};
+use crate::issues::record::{EntityRef, Issue, IssueId, ReportKind, ShownIssue};
 use crate::issues::timeline::{Happened, TimelineEvent};
 use crate::issues::{MAX_BODY_CHARS, MAX_TITLE_CHARS, optional_text};
 use crate::kv::ISSUES;
@@ -63,26 +63,13 @@ impl Workflow {
         let number = ThreadNumber(self.bump_counter(&mut batch, THREAD_COUNTER)?);
         let now = self.now();
         let issue = Issue {
-            id,
-            number,
             title: Some(title),
             kind,
-            state: IssueState::Open,
-            state_reason: None,
             body,
             private,
-            author: Some(principal.account),
-            author_handle: Some(principal.handle.clone()),
             entity,
             set,
-            labels: Vec::new(),
-            assignees: Vec::new(),
-            comments: 0,
-            created_at: now,
-            updated_at: now,
-            closed_at: None,
-            closed_by: None,
-            closed_by_suggestion: None,
+            ..Issue::opened(id, number, principal.account, principal.handle.clone(), now)
         };
         batch.put(ISSUES, &id.key(), &issue)?;
         let mut deltas = crate::lists::Deltas::default();

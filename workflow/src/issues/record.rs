@@ -201,6 +201,42 @@ pub struct Issue {
     pub closed_by_suggestion: Option<ThreadNumber>,
 }
 
+impl Issue {
+    /// An issue just opened by account `author` (`handle`) at `at`: open, with nothing said,
+    /// labelled, assigned or closed yet. Callers fill in what was asked with struct update
+    /// syntax, so the write path and the generator make the same record.
+    pub(crate) fn opened(
+        id: IssueId,
+        number: ThreadNumber,
+        author: AccountId,
+        handle: Handle,
+        at: Timestamp,
+    ) -> Issue {
+        Issue {
+            id,
+            number,
+            title: None,
+            kind: ReportKind::Other,
+            state: IssueState::Open,
+            state_reason: None,
+            body: None,
+            private: false,
+            author: Some(author),
+            author_handle: Some(handle),
+            entity: None,
+            set: None,
+            labels: Vec::new(),
+            assignees: Vec::new(),
+            comments: 0,
+            created_at: at,
+            updated_at: at,
+            closed_at: None,
+            closed_by: None,
+            closed_by_suggestion: None,
+        }
+    }
+}
+
 /// An issue as readers see it: the record and the title of its kind.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ShownIssue {
