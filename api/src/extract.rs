@@ -10,6 +10,7 @@ use catalog_workflow::Handle;
 use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
+use crate::state::AppState;
 
 /// The largest JSON body accepted.
 pub const JSON_BODY_LIMIT: usize = 1 << 20;
@@ -195,17 +196,23 @@ pub fn handle(name: &str, raw: &str) -> Result<Handle, ApiError> {
     Handle::parse(raw).map_err(|e| ApiError::BadRequest(format!("{name}: {e}")))
 }
 
-/// Parses an optional item type.
-pub fn item_type(raw: Option<&str>) -> Result<Option<ItemType>, ApiError> {
-    raw.map(|t| {
-        t.parse::<ItemType>().map_err(|_| {
-            ApiError::BadRequest(format!(
-                "type {t} is not a kind of item",
-                t = catalog_schemas::quote(t)
-            ))
-        })
-    })
-    .transpose()
+/// Parses an optional item type: one of the kinds the catalog defines now.
+pub fn item_type(state: &AppState, raw: Option<&str>) -> Result<Option<ItemType>, ApiError> {
+    let Some(t) = raw else {
+        return Ok(None);
+    };
+    let unknown = || {
+        ApiError::BadRequest(format!(
+            "type {t} is not a kind of item (see /v1/types)",
+            t = catalog_schemas::quote(t)
+        ))
+    };
+    let ty = t.parse::<ItemType>().map_err(|_| unknown())?;
+    if ty.is_built_in() || state.read_models.types()?.is_defined(ty) {
+        Ok(Some(ty))
+    } else {
+        Err(unknown())
+    }
 }
 
 /// A parameter the route cannot do without.

@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use catalog_log_core::{Change, Commit, Log, Seq, Store};
+use catalog_schemas::types::TypeRegistry;
 use catalog_schemas::{Id, ItemType};
 use rocksdb::{ColumnFamily, DB, WriteBatch};
 use serde_json::Value;
@@ -22,7 +23,7 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::keys;
 use crate::overlay::{Op, Overlay};
-use crate::projections::{self, Projection};
+use crate::projections::{self, Projection, types};
 
 /// Column family holding every projection's checkpoint.
 pub const META_CF: &str = "rm_meta";
@@ -139,6 +140,8 @@ pub(crate) struct FoldCtx<'a> {
     /// Counter deltas, summed over the commit and written once at its end, because a WriteBatch
     /// cannot be read back and two changes of one commit may bump the same counter.
     counters: BTreeMap<(&'static str, Vec<u8>), i64>,
+    /// The kinds of item as of this commit (its own schema changes included).
+    pub types: &'a TypeRegistry,
 }
 
 pub(crate) fn cf<'d>(db: &'d DB, name: &str) -> Result<&'d ColumnFamily> {
@@ -227,6 +230,10 @@ pub struct Folder {
     checkpoints: Vec<Seq>,
     /// Where a long catch-up writes its overlay out ([`OVERLAY_BYTES`]; tests lower it).
     overlay_bytes: usize,
+    /// The kinds of item as of `types_at`, the last commit folded (read from the `types`
+    /// history when the next commit to fold does not follow it).
+    types: Arc<TypeRegistry>,
+    types_at: Option<Seq>,
 }
 
 impl Folder {
@@ -250,7 +257,21 @@ impl Folder {
             projections,
             checkpoints,
             overlay_bytes: OVERLAY_BYTES,
+            types: Arc::default(),
+            types_at: None,
         })
+    }
+
+    /// The kinds of item as of `commit`, its own schema changes included. Folding goes commit by
+    /// commit, so after the first this is the last one's, advanced.
+    fn types_through(&mut self, commit: &Commit) -> Result<Arc<TypeRegistry>> {
+        let before = Seq(commit.seq.0 - 1);
+        if self.types_at != Some(before) {
+            self.types = Arc::new(types::registry_as_of(self.store.db(), before)?);
+        }
+        self.types = types::advance(&self.types, commit);
+        self.types_at = Some(commit.seq);
+        Ok(self.types.clone())
     }
 
     /// The last seq every projection has applied.
@@ -291,12 +312,13 @@ impl Folder {
     /// (a fold from the log's start): an item outside it has no earlier version to look up.
     /// `None` when every projection is already past it.
     fn fold(
-        &self,
+        &mut self,
         commit: &Commit,
         layers: &[Option<&Overlay>],
         seen: Option<&Seen>,
     ) -> Result<Option<Folded>> {
         let seq = commit.seq;
+        let registry = self.types_through(commit)?;
         let due: Vec<usize> = (0..self.projections.len())
             .filter(|&i| self.checkpoints[i] < seq)
             .collect();
@@ -336,6 +358,7 @@ impl Folder {
             commit,
             priors: &priors,
             counters: BTreeMap::new(),
+            types: &registry,
         };
         for &i in &due {
             self.projections[i].apply(&mut ctx)?;

@@ -26,8 +26,21 @@ pub(crate) fn id_from(bytes: &[u8]) -> Result<Id> {
         .ok_or_else(|| Error::Corrupt(format!("bad id bytes {}", hex::encode(bytes))))
 }
 
-pub(crate) fn type_from(code: u8) -> Result<ItemType> {
-    ItemType::from_code(code).ok_or_else(|| Error::Corrupt(format!("unknown type code {code}")))
+/// The type at the start of `bytes` and how many bytes it took (see `ItemType::key`).
+pub(crate) fn type_at(bytes: &[u8]) -> Result<(ItemType, usize)> {
+    ItemType::from_key(bytes)
+        .ok_or_else(|| Error::Corrupt(format!("bad type bytes {}", hex::encode(bytes))))
+}
+
+/// A type that must fill `bytes` exactly.
+pub(crate) fn type_from(bytes: &[u8]) -> Result<ItemType> {
+    match type_at(bytes)? {
+        (ty, n) if n == bytes.len() => Ok(ty),
+        _ => Err(Error::Corrupt(format!(
+            "bad type bytes {}",
+            hex::encode(bytes)
+        ))),
+    }
 }
 
 pub(crate) fn u64_from(bytes: &[u8]) -> Result<u64> {

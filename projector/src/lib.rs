@@ -16,7 +16,8 @@
 //! - `overlay` — one commit's writes, and the overlay a long catch-up gathers them in.
 //! - `worker` — `Projector`: the live worker, `wait_applied`, status.
 //! - `read` — `ReadModels`, `Page` and the shared scan helpers.
-//! - `projections` — one module per projection (`items`, `paths`, `lists`, `links` for backlinks
+//! - `projections` — one module per projection (`types` for the kinds of item the `schema` items
+//!   define, `items`, `paths`, `lists`, `links` for backlinks
 //!   and refcounts, `children`, `events`, `counts`, `sitemap`, `outline`, `names` for the
 //!   duplicates check), each with its read side.
 
@@ -48,6 +49,7 @@ pub use worker::{Projector, ProjectorStatus, WorkerState};
 
 /// The projections' names, as `rebuild --projection` takes them.
 pub const PROJECTIONS: &[&str] = &[
+    "types",
     "items",
     "paths",
     "lists",

@@ -1,7 +1,10 @@
 //! `ReadModels`: the read-only handle every query goes through, and the prefix-scan and paging
 //! helpers the projections' read sides share.
 
+use std::sync::{Arc, Mutex};
+
 use catalog_log_core::Store;
+use catalog_schemas::types::TypeRegistry;
 use rocksdb::{DB, Direction, IteratorMode};
 
 use crate::error::Result;
@@ -13,7 +16,12 @@ use crate::record::StoredItem;
 #[derive(Clone)]
 pub struct ReadModels {
     store: Store,
+    /// The kinds of item as last read, with the `types` checkpoint they were read at.
+    pub(crate) types_cache: Arc<Mutex<Option<TypesAt>>>,
 }
+
+/// A registry and the `types` checkpoint it was read at.
+pub(crate) type TypesAt = (u64, Arc<TypeRegistry>);
 
 /// A key (without its prefix) and its value.
 pub(crate) type Row = (Vec<u8>, Vec<u8>);
@@ -31,6 +39,7 @@ impl ReadModels {
     pub fn new(store: &Store) -> ReadModels {
         ReadModels {
             store: store.clone(),
+            types_cache: Arc::default(),
         }
     }
 

@@ -13,11 +13,12 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::keys;
 
-const RECORD_VERSION: u8 = 1;
+const RECORD_VERSION: u8 = 2;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct ItemRecord {
-    pub ty: u8,
+    /// The type's key bytes (`ItemType::key`).
+    pub ty: Vec<u8>,
     pub path: Option<String>,
     pub rev: u64,
     pub seq: u64,
@@ -57,7 +58,7 @@ impl ItemRecord {
         Ok(match self.state {
             RecordState::Live { etag, json } => Lookup::Found(StoredItem {
                 id,
-                ty: keys::type_from(self.ty)?,
+                ty: keys::type_from(&self.ty)?,
                 path: self.path,
                 rev: Rev(self.rev),
                 seq: Seq(self.seq),
@@ -170,7 +171,7 @@ mod tests {
     #[test]
     fn unknown_record_version_is_corrupt() {
         let rec = ItemRecord {
-            ty: 1,
+            ty: vec![1],
             path: None,
             rev: 1,
             seq: 1,
@@ -187,7 +188,7 @@ mod tests {
 
     proptest! {
         #[test]
-        fn record_round_trips(ty in 0u8..21, path in proptest::option::of(".{0,20}"), rev: u64, seq: u64,
+        fn record_round_trips(ty in proptest::collection::vec(any::<u8>(), 1..34), path in proptest::option::of(".{0,20}"), rev: u64, seq: u64,
                               at in ".{0,30}", json in proptest::collection::vec(any::<u8>(), 0..40), kind in 0u8..3) {
             let state = match kind {
                 0 => RecordState::Live { etag: "\"ab\"".into(), json },

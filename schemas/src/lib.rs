@@ -9,7 +9,7 @@
 //!
 //! Layout:
 //! - `id`: [`Id`], 40 random bits written `cat-` + 8 Crockford base32 symbols.
-//! - `item_type`: [`ItemType`], the 21 kinds of item.
+//! - `item_type`: [`ItemType`], a kind of item by name (the 21 built-in ones are constants).
 //! - `date_key`: [`DateKey`] and [`Month`], Hebrew-calendar filing keys, validated exactly.
 //! - `dates`: dates as people write them (Hebrew, English, Gregorian) read into date keys,
 //!   and keys written back in Hebrew and English.
@@ -17,7 +17,9 @@
 //! - `name`: [`Name`], `{ he, en? }`.
 //! - `name_key`: names reduced to what tells them apart (for the `duplicates` check and its index).
 //! - `body`: structured words (profiles, versions, segments, runs, notes).
-//! - `types`: each type's JSON Schema, validation against it, and the date keys an item holds.
+//! - `types`: each built-in kind's JSON Schema, validation against it, the date keys an item
+//!   holds, and [`types::TypeRegistry`], the kinds a catalog defines through its `schema` items.
+//! - `intern`: `'static` copies of the field names a catalog's own kinds define.
 //! - `refs`: reference fields per type, and the ids an item points at.
 //! - `paths`: readable paths derived from an item's data.
 //! - `quote`: [`quote`] and [`clip`], how every error message quotes a client's input (at most
@@ -38,6 +40,7 @@ pub mod refs;
 pub mod types;
 
 mod error;
+mod intern;
 
 #[cfg(test)]
 mod arb_json;
@@ -45,7 +48,7 @@ mod arb_json;
 pub use date_key::{DateKey, Month};
 pub use error::{Error, SchemaError};
 pub use id::Id;
-pub use item_type::ItemType;
+pub use item_type::{ItemType, MAX_TYPE_NAME, TypeKey};
 pub use name::Name;
 pub use order_key::OrderKey;
 pub use quote::{QUOTE_CHARS, clip, clip_quoted, quote};

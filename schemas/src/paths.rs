@@ -87,7 +87,7 @@ fn work_path(data: &Value) -> Option<String> {
 }
 
 /// One path step: non-empty, short, nothing that would split it or end the path.
-fn is_step(s: &str) -> bool {
+pub(crate) fn is_step(s: &str) -> bool {
     !s.is_empty()
         && s.chars().count() <= 100
         && s != "."

@@ -9,7 +9,7 @@ use crate::body::{Body, parse_content, run_hrefs};
 use crate::{Id, ItemType, OrderKey};
 
 /// One field holding ids. `targets` lists the kinds it may point at; empty means any kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct RefField {
     pub field: &'static str,
     pub targets: &'static [ItemType],
@@ -59,7 +59,8 @@ macro_rules! fields {
     }};
 }
 
-/// The reference fields of a kind.
+/// The reference fields of a built-in kind (a kind a `schema` item defines has its own, in
+/// `types::TypeRegistry`).
 pub fn ref_fields(ty: ItemType) -> &'static [RefField] {
     match ty {
         T::Set => fields![one("parent", &[T::Set]), BODY],
@@ -95,6 +96,8 @@ pub fn ref_fields(ty: ItemType) -> &'static [RefField] {
         T::Place => fields![one("parent", &[T::Place]), BODY],
         T::Topic => fields![one("parent", &[T::Topic]), BODY],
         T::Schema => fields![],
+        // Any other kind is defined by a `schema` item; its table is the registry's.
+        _ => &[],
     }
 }
 
@@ -106,8 +109,13 @@ pub fn ref_field(ty: ItemType, field: &str) -> Option<&'static RefField> {
 /// Every id the data points at, in field order. Values that are not readable ids are skipped:
 /// reporting them is the references check's job, and the schema check flags wrong shapes.
 pub fn references(ty: ItemType, data: &Value) -> Vec<Reference> {
+    references_in(ref_fields(ty), data)
+}
+
+/// Every id the data points at through `fields`, in their order.
+pub fn references_in(fields: &[RefField], data: &Value) -> Vec<Reference> {
     let mut out = Vec::new();
-    for rf in ref_fields(ty) {
+    for rf in fields {
         let Some(value) = data.get(rf.field) else {
             continue;
         };
@@ -161,7 +169,7 @@ mod tests {
 
     #[test]
     fn every_kind_shares_sets_sources_and_topics() {
-        for ty in ItemType::ALL {
+        for ty in ItemType::BUILT_IN {
             let names: Vec<&str> = ref_fields(ty).iter().map(|f| f.field).collect();
             assert_eq!(&names[..3], ["sets", "sources", "topics"], "{ty}");
             let mut unique = names.clone();

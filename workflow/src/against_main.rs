@@ -11,7 +11,6 @@ use std::collections::BTreeSet;
 
 use catalog_log_core::Rev;
 use catalog_projector::Lookup;
-use catalog_schemas::paths::path_for;
 use catalog_schemas::{Id, ItemType};
 use serde_json::Value;
 
@@ -111,6 +110,7 @@ impl Workflow {
     /// every other suggestion that renames a work.
     fn carry_units_of_moved_works(&self, items: &mut Items) -> Result<()> {
         let mut moved = Vec::new();
+        let types = self.types()?;
         for item in items.values() {
             let (ItemType::Work, Some(data)) = (item.ty, &item.data) else {
                 continue;
@@ -118,7 +118,7 @@ impl Workflow {
             let Lookup::Found(stored) = self.inner.read_models.item(item.id)? else {
                 continue;
             };
-            let new = path_for(ItemType::Work, data, &|_| None);
+            let new = types.path_for(ItemType::Work, data, &|_| None);
             if stored.path.is_some() && stored.path != new {
                 moved.push(item.id);
             }

@@ -9,8 +9,9 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-use catalog_schemas::refs::{self, RefField};
-use catalog_schemas::{Id, types};
+use catalog_schemas::Id;
+use catalog_schemas::refs::RefField;
+use catalog_schemas::types::TypeRegistry;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -18,6 +19,7 @@ use crate::duplicates;
 use crate::error::Result;
 use crate::overlay::Overlay;
 use crate::paths::{self, PathPlan};
+use crate::schema_items;
 use crate::service::Workflow;
 use crate::suggestions::{Items, SuggestedItem};
 
@@ -175,11 +177,12 @@ pub(crate) fn run(wf: &Workflow, items: &Items) -> Result<Vec<Check>> {
     let overlay = Overlay::new(wf, items);
     // One path plan serves both `duplicates` (where the other item will be) and `paths`.
     let plan = paths::plan(wf, &overlay, items)?;
+    let types = overlay.types()?;
     Ok(vec![
-        schema(items),
-        references(wf, &overlay)?,
-        dates(items),
-        duplicates(wf, items, &plan)?,
+        schema(&overlay, &types)?,
+        references(wf, &overlay, &types)?,
+        dates(items, &types),
+        duplicates(wf, items, &types, &plan)?,
         paths_check(plan),
     ])
 }
@@ -190,29 +193,30 @@ fn kept(items: &Items) -> impl Iterator<Item = (&SuggestedItem, &Value)> {
         .filter_map(|item| item.data.as_ref().map(|d| (item, d)))
 }
 
-fn schema(items: &Items) -> Check {
+fn schema(overlay: &Overlay<'_>, types: &TypeRegistry) -> Result<Check> {
     let mut fails = Vec::new();
-    for (item, data) in kept(items) {
-        if let Err(violations) = types::validate(item.ty, data) {
+    for (item, data) in kept(overlay.items()) {
+        if let Err(violations) = types.validate(item.ty, data) {
             for v in violations {
                 fails.push(Problem::new(item.id, v.pointer, v.message));
             }
         }
     }
-    Check::from_problems(
+    fails.extend(schema_items::problems(overlay)?);
+    Ok(Check::from_problems(
         CheckName::Schema,
         fails,
         Vec::new(),
         "every item follows its type's schema",
-    )
+    ))
 }
 
-fn references(wf: &Workflow, overlay: &Overlay<'_>) -> Result<Check> {
+fn references(wf: &Workflow, overlay: &Overlay<'_>, types: &TypeRegistry) -> Result<Check> {
     let items = overlay.items();
     let mut fails = Vec::new();
     let mut warns = Vec::new();
     for (item, data) in kept(items) {
-        for field in refs::ref_fields(item.ty) {
+        for field in types.ref_fields(item.ty) {
             for (at, text) in unreadable_ids(field, data) {
                 fails.push(Problem::new(
                     item.id,
@@ -224,7 +228,7 @@ fn references(wf: &Workflow, overlay: &Overlay<'_>) -> Result<Check> {
                 ));
             }
         }
-        for reference in refs::references(item.ty, data) {
+        for reference in types.references(item.ty, data) {
             let target = reference.target;
             let Some((ty, _)) = overlay.after(target)? else {
                 let why = if items.contains_key(&target) {
@@ -239,9 +243,8 @@ fn references(wf: &Workflow, overlay: &Overlay<'_>) -> Result<Check> {
                 ));
                 continue;
             };
-            let allowed = refs::ref_fields(item.ty)
-                .iter()
-                .find(|f| f.field == reference.field)
+            let allowed = types
+                .ref_field(item.ty, reference.field)
                 .map(|f| f.targets)
                 .unwrap_or(&[]);
             if !allowed.is_empty() && !allowed.contains(&ty) {
@@ -266,7 +269,7 @@ fn references(wf: &Workflow, overlay: &Overlay<'_>) -> Result<Check> {
         .collect();
     // Warnings show only when nothing fails, so none are looked for then.
     if fails.is_empty() {
-        warn_dangling(wf, overlay, &deleted, &mut warns)?;
+        warn_dangling(wf, overlay, types, &deleted, &mut warns)?;
     }
     Ok(Check::from_problems(
         CheckName::References,
@@ -284,6 +287,7 @@ fn references(wf: &Workflow, overlay: &Overlay<'_>) -> Result<Check> {
 fn warn_dangling(
     wf: &Workflow,
     overlay: &Overlay<'_>,
+    types: &TypeRegistry,
     deleted: &BTreeSet<Id>,
     warns: &mut Vec<Problem>,
 ) -> Result<()> {
@@ -300,7 +304,7 @@ fn warn_dangling(
                     continue;
                 }
                 let still_points = match overlay.after(link.from)? {
-                    Some((ty, data)) => refs::references(ty, &data).iter().any(|r| r.target == id),
+                    Some((ty, data)) => types.references(ty, &data).iter().any(|r| r.target == id),
                     None => false,
                 };
                 if still_points {
@@ -347,10 +351,10 @@ fn unreadable_ids(field: &RefField, data: &Value) -> Vec<(String, String)> {
         .collect()
 }
 
-fn dates(items: &Items) -> Check {
+fn dates(items: &Items, types: &TypeRegistry) -> Check {
     let mut fails = Vec::new();
     for (item, data) in kept(items) {
-        for (pointer, parsed) in types::dates(item.ty, data) {
+        for (pointer, parsed) in types.dates(item.ty, data) {
             if let Err(e) = parsed {
                 fails.push(Problem::new(item.id, pointer, e.to_string()));
             }
@@ -364,12 +368,17 @@ fn dates(items: &Items) -> Check {
     )
 }
 
-fn duplicates(wf: &Workflow, items: &Items, plan: &PathPlan) -> Result<Check> {
+fn duplicates(
+    wf: &Workflow,
+    items: &Items,
+    types: &TypeRegistry,
+    plan: &PathPlan,
+) -> Result<Check> {
     Ok(Check::from_problems(
         CheckName::Duplicates,
         Vec::new(),
         // One past the listed problems is enough to know the list is cut short.
-        duplicates::warnings(wf, items, &plan.paths, MAX_PROBLEMS + 1)?,
+        duplicates::warnings(wf, items, types, &plan.paths, MAX_PROBLEMS + 1)?,
         "no item looks like another of its type",
     ))
 }

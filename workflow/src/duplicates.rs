@@ -3,21 +3,17 @@
 //! keeper is the one to tell.
 //!
 //! Two items are duplicates when they are of one type, their normalised names match and their
-//! key fields are equal. The key fields, per type, are the ones that tell two same-named items
-//! apart in practice:
-//!
-//! - event: `date` and `kind` (one farbrengen title recurs every year);
-//! - work: the set of `authors` (two authors' works may share a title);
-//! - unit: `work` and `position` (a label like "Bereishis" recurs in every volume);
-//! - author: `kind`;
-//! - publication: `work` and `kind` (a volume and a booklet of one work may share a title);
-//! - every other type: the name alone.
+//! key fields are equal. A kind's key fields are the ones that tell two same-named items apart
+//! in practice: the code's for the built-in kinds (an event's `date` and `kind`, a unit's `work`
+//! and `position`, ...; see `catalog_schemas::types`), the `schema` item's `keyFields` for the
+//! others.
 //!
 //! Items without a name (`name` or `title`, a `{ he, en? }` object) are not compared.
 
 use std::collections::{BTreeMap, HashMap};
 
 use catalog_schemas::name_key::NameKey;
+use catalog_schemas::types::TypeRegistry;
 use catalog_schemas::{Id, ItemType};
 use serde_json::Value;
 
@@ -37,14 +33,14 @@ struct Fingerprint {
 }
 
 impl Fingerprint {
-    fn of(ty: ItemType, data: &Value) -> Option<Fingerprint> {
+    fn of(key_fields: &'static [&'static str], data: &Value) -> Option<Fingerprint> {
         let name = NameKey::of_item(data)?;
         let name_field = if data.get("name").is_some() {
             "/name"
         } else {
             "/title"
         };
-        let keys = key_fields(ty)
+        let keys = key_fields
             .iter()
             .map(|&field| (field, key_value(field, data.get(field))))
             .collect();
@@ -72,17 +68,6 @@ impl Fingerprint {
             Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
             _ => fields.join(""),
         }
-    }
-}
-
-fn key_fields(ty: ItemType) -> &'static [&'static str] {
-    match ty {
-        ItemType::Event => &["date", "kind"],
-        ItemType::Work => &["authors"],
-        ItemType::Unit => &["work", "position"],
-        ItemType::Author => &["kind"],
-        ItemType::Publication => &["work", "kind"],
-        _ => &[],
     }
 }
 
@@ -121,12 +106,18 @@ fn key_value(field: &str, value: Option<&Value>) -> Value {
 pub(crate) fn warnings(
     wf: &Workflow,
     items: &Items,
+    types: &TypeRegistry,
     planned: &BTreeMap<Id, Option<String>>,
     cap: usize,
 ) -> Result<Vec<Problem>> {
     let mut by_type: BTreeMap<ItemType, Vec<(Id, Fingerprint)>> = BTreeMap::new();
     for item in items.values() {
-        if let Some(fp) = item.data.as_ref().and_then(|d| Fingerprint::of(item.ty, d)) {
+        let key_fields = types.key_fields(item.ty);
+        if let Some(fp) = item
+            .data
+            .as_ref()
+            .and_then(|d| Fingerprint::of(key_fields, d))
+        {
             by_type.entry(item.ty).or_default().push((item.id, fp));
         }
     }
@@ -168,7 +159,7 @@ pub(crate) fn warnings(
                 .collect();
             for stored in wf.inner.read_models.items(&named)? {
                 let data = crate::overlay::stored_data(&stored)?;
-                let Some(theirs) = Fingerprint::of(*ty, &data) else {
+                let Some(theirs) = Fingerprint::of(types.key_fields(*ty), &data) else {
                     continue;
                 };
                 if fp.matches(&theirs) {
@@ -241,12 +232,12 @@ mod tests {
     fn authors_compare_as_a_set() {
         let (x, y) = (Id::random().to_string(), Id::random().to_string());
         let one = Fingerprint::of(
-            ItemType::Work,
+            &["authors"],
             &json!({ "title": { "he": "ספר" }, "authors": [x, y] }),
         )
         .unwrap();
         let two = Fingerprint::of(
-            ItemType::Work,
+            &["authors"],
             &json!({ "title": { "he": "ספר" }, "authors": [y, x] }),
         )
         .unwrap();
@@ -259,7 +250,7 @@ mod tests {
             Some(en) => json!({ "he": he, "en": en }),
             None => json!({ "he": he }),
         };
-        Fingerprint::of(ItemType::Topic, &json!({ "name": name })).unwrap()
+        Fingerprint::of(&[], &json!({ "name": name })).unwrap()
     }
 
     #[test]

@@ -46,7 +46,9 @@
 //! - `revert`: undoing a merged suggestion with a new one ([`Reverted`]).
 //! - `restore`: a suggestion setting an item back to an earlier version.
 //! - `paths`: readable paths of a suggestion's items and their collisions.
-//! - `overlay`: the catalog as a suggestion would leave it.
+//! - `overlay`: the catalog as a suggestion would leave it, its kinds of item included.
+//! - `schema_items`: what a suggestion's `schema` items define, and whether the catalog's items
+//!   still pass.
 //! - `organize`: organize plans (move, rename, merge, split, …) as one suggestion, their
 //!   preview, and the catalog tree.
 //! - `demo`: the sample catalog, loaded through the normal suggestion path.
@@ -86,6 +88,7 @@ mod quotas;
 mod resolutions;
 mod restore;
 mod revert;
+mod schema_items;
 mod secrets;
 mod service;
 mod sessions;

@@ -1,9 +1,11 @@
 //! The catalog as a suggestion would leave it: its own items over the read models.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
+use std::sync::Arc;
 
-use catalog_projector::{Lookup, StoredItem};
+use catalog_projector::{Lookup, ReadModels, StoredItem};
+use catalog_schemas::types::TypeRegistry;
 use catalog_schemas::{Id, ItemType};
 use serde_json::Value;
 
@@ -17,6 +19,8 @@ pub(crate) struct Overlay<'a> {
     wf: &'a Workflow,
     items: &'a Items,
     main: RefCell<HashMap<Id, Option<(ItemType, Value)>>>,
+    /// The kinds of item after the merge, read when first asked for.
+    types: OnceCell<Arc<TypeRegistry>>,
 }
 
 impl<'a> Overlay<'a> {
@@ -25,11 +29,30 @@ impl<'a> Overlay<'a> {
             wf,
             items,
             main: RefCell::new(HashMap::new()),
+            types: OnceCell::new(),
         }
     }
 
     pub fn items(&self) -> &Items {
         self.items
+    }
+
+    pub fn read_models(&self) -> &ReadModels {
+        &self.wf.inner.read_models
+    }
+
+    /// The kinds of item main defines now.
+    pub fn main_types(&self) -> Result<Arc<TypeRegistry>> {
+        self.wf.types()
+    }
+
+    /// The kinds of item after the merge: main's, with this suggestion's schema items.
+    pub fn types(&self) -> Result<Arc<TypeRegistry>> {
+        if let Some(types) = self.types.get() {
+            return Ok(types.clone());
+        }
+        let types = crate::schema_items::registry_after(self.main_types()?, self.items);
+        Ok(self.types.get_or_init(|| types).clone())
     }
 
     /// The item after the merge; `None` when it will not exist (deleted, merged away or unknown).

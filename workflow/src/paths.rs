@@ -6,7 +6,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use catalog_schemas::{Id, ItemType, paths::path_for};
+use catalog_schemas::types::{PathRule, TypeRegistry};
+use catalog_schemas::{Id, ItemType};
 
 use crate::checks::Problem;
 use crate::error::Result;
@@ -54,7 +55,10 @@ impl Claims<'_> {
                 None => true,
                 Some(data) => {
                     other.ty != ItemType::Event
-                        && path_for(other.ty, data, &|id| overlay.lookup(id)).as_deref()
+                        && overlay
+                            .types()?
+                            .path_for(other.ty, data, &|id| overlay.lookup(id))
+                            .as_deref()
                             != Some(path)
                 }
             };
@@ -75,7 +79,8 @@ impl Claims<'_> {
         let Some(data) = &item.data else {
             return Ok((None, None));
         };
-        let Some(base) = path_for(item.ty, data, &|id| overlay.lookup(id)) else {
+        let types = overlay.types()?;
+        let Some(base) = types.path_for(item.ty, data, &|id| overlay.lookup(id)) else {
             return Ok((None, None));
         };
         let mut candidate = base.clone();
@@ -94,11 +99,12 @@ impl Claims<'_> {
 }
 
 /// The field a path is made from, which is what to change when two items claim one path.
-fn path_field(ty: ItemType) -> &'static str {
-    match ty {
-        ItemType::Unit => "/position",
-        ItemType::Event => "/date",
-        _ => "/slug",
+fn path_field(types: &TypeRegistry, ty: ItemType) -> String {
+    match (ty, types.get(ty).map(|d| &d.path)) {
+        (_, Some(PathRule::Field { field, .. })) => format!("/{field}"),
+        (ItemType::Unit, _) => "/position".into(),
+        (ItemType::Event, _) => "/date".into(),
+        _ => "/slug".into(),
     }
 }
 
@@ -131,7 +137,7 @@ pub(crate) fn plan(wf: &Workflow, overlay: &Overlay<'_>, items: &Items) -> Resul
         if let (Some(path), Some(holder)) = (&path, holder) {
             plan.clashes.push(Problem::new(
                 item.id,
-                path_field(item.ty),
+                path_field(&*overlay.types()?, item.ty),
                 format!("wants the path {path}, which {holder} holds"),
             ));
             plan.clashing.push((item.id, path.clone(), holder));

@@ -7,7 +7,7 @@ use std::fmt;
 
 use catalog_log_core::{Rev, Seq};
 use catalog_projector::Lookup;
-use catalog_schemas::{Id, ItemType, refs};
+use catalog_schemas::{Id, ItemType};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -448,7 +448,9 @@ impl Workflow {
         // A path may be made from an item this one points at (a unit's work), which may be
         // in the suggestion too.
         if let Some(data) = &item.data {
-            for target in refs::references(item.ty, data)
+            for target in self
+                .types()?
+                .references(item.ty, data)
                 .into_iter()
                 .map(|r| r.target)
             {

@@ -9,6 +9,7 @@ use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use catalog_projector::WorkerState;
+use catalog_schemas::types::PathRule;
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -97,27 +98,73 @@ async fn llms_txt() -> Response {
     res
 }
 
+/// One kind of item as the catalog defines it now.
 #[derive(Serialize, ToSchema)]
-struct TypeSchema {
+#[serde(rename_all = "camelCase")]
+struct TypeSchema<'a> {
     #[serde(rename = "type")]
-    ty: &'static str,
+    ty: &'a str,
+    /// The JSON Schema (draft 2020-12) its items' data follows.
     #[schema(value_type = Object)]
-    schema: &'static serde_json::Value,
+    schema: &'a serde_json::Value,
+    /// The schema's version.
+    version: u32,
+    /// The `schema` item that defines it; `null` for a built-in kind as shipped.
+    #[schema(value_type = Option<String>)]
+    defined_by: Option<String>,
+    /// Whether the code knows the kind (its references and paths are then the code's).
+    built_in: bool,
+    /// Beside the name, the fields that tell two items apart (the duplicates check).
+    key_fields: &'a [&'static str],
+    /// The fields holding ids, each with the kinds it may point at (none: any).
+    refs: Vec<TypeRef<'a>>,
+    /// `/<prefix>/<field>` for a kind a schema item gives paths; `null` otherwise.
+    #[schema(value_type = Option<Object>)]
+    path: Option<serde_json::Value>,
 }
 
 #[derive(Serialize, ToSchema)]
-struct Types {
-    types: Vec<TypeSchema>,
+struct TypeRef<'a> {
+    field: &'a str,
+    #[schema(value_type = Vec<String>)]
+    targets: Vec<&'a str>,
+    many: bool,
 }
 
-/// Every kind of item with its JSON Schema.
+#[derive(Serialize, ToSchema)]
+struct Types<'a> {
+    types: Vec<TypeSchema<'a>>,
+}
+
+/// Every kind of item the catalog defines, with its JSON Schema: the built-in ones, changed or
+/// joined by `schema` items.
 #[utoipa::path(get, path = "/v1/types", tag = "about", responses((status = 200, body = Types)))]
-async fn types() -> Result<Answer, ApiError> {
-    let types = catalog_schemas::types::all()
-        .into_iter()
-        .map(|(ty, schema)| TypeSchema {
-            ty: ty.as_str(),
-            schema,
+async fn types(State(state): State<AppState>) -> Result<Answer, ApiError> {
+    let registry = crate::blocking(move || state.read_models.types()).await?;
+    let types = registry
+        .iter()
+        .map(|def| TypeSchema {
+            ty: def.ty.as_str(),
+            schema: &def.schema,
+            version: def.version,
+            defined_by: def.item.map(|id| id.to_string()),
+            built_in: def.ty.is_built_in(),
+            key_fields: def.key_fields,
+            refs: def
+                .ref_fields
+                .iter()
+                .map(|r| TypeRef {
+                    field: r.field,
+                    targets: r.targets.iter().map(|t| t.as_str()).collect(),
+                    many: r.many,
+                })
+                .collect(),
+            path: match &def.path {
+                PathRule::Field { prefix, field } => {
+                    Some(serde_json::json!({ "prefix": prefix, "field": field }))
+                }
+                _ => None,
+            },
         })
         .collect();
     Answer::json(&Types { types })
@@ -148,7 +195,7 @@ struct SearchLag {
 #[derive(Serialize, ToSchema)]
 struct Stats {
     head: u64,
-    counts: BTreeMap<&'static str, u64>,
+    counts: BTreeMap<String, u64>,
     projector: ProjectorLag,
     search: SearchLag,
 }
@@ -168,7 +215,10 @@ async fn stats(State(state): State<AppState>) -> Result<Answer, ApiError> {
     .await?;
     let stats = Stats {
         head,
-        counts: counts.into_iter().map(|(t, n)| (t.as_str(), n)).collect(),
+        counts: counts
+            .into_iter()
+            .map(|(t, n)| (t.to_string(), n))
+            .collect(),
         projector: ProjectorLag {
             applied: status.applied.0,
             state: match status.state {

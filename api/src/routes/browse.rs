@@ -37,7 +37,8 @@ struct SitemapPageOut {
 #[derive(Serialize, ToSchema)]
 struct SitemapKind {
     #[serde(rename = "type")]
-    ty: &'static str,
+    #[schema(value_type = String)]
+    ty: ItemType,
     pages: Vec<SitemapPageOut>,
 }
 
@@ -60,7 +61,7 @@ async fn sitemap_index(
     let sitemaps = index
         .into_iter()
         .map(|e| SitemapKind {
-            ty: e.ty.as_str(),
+            ty: e.ty,
             pages: e
                 .pages
                 .into_iter()
@@ -88,7 +89,8 @@ struct SitemapItem {
 #[derive(Serialize, ToSchema)]
 struct SitemapItems {
     #[serde(rename = "type")]
-    ty: &'static str,
+    #[schema(value_type = String)]
+    ty: ItemType,
     page: u64,
     items: Vec<SitemapItem>,
 }
@@ -121,11 +123,7 @@ async fn sitemap_page(
             last_changed: e.last_changed,
         })
         .collect();
-    Answer::json(&SitemapItems {
-        ty: ty.as_str(),
-        page,
-        items,
-    })
+    Answer::json(&SitemapItems { ty, page, items })
 }
 
 fn sitemap_type(raw: &str) -> Result<ItemType, ApiError> {

@@ -4,7 +4,7 @@ use axum::extract::State;
 use axum::http::Uri;
 use catalog_log_core::Seq;
 use catalog_projector::{Lookup, Page, StoredItem};
-use catalog_schemas::Id;
+use catalog_schemas::{Id, ItemType};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use utoipa::{IntoParams, ToSchema};
@@ -78,7 +78,7 @@ async fn list(
     uri: Uri,
     Query(q): Query<ListQuery>,
 ) -> Result<Answer, ApiError> {
-    let ty = extract::item_type(q.ty.as_deref())?;
+    let ty = extract::item_type(&state, q.ty.as_deref())?;
     let set = q
         .set
         .as_deref()
@@ -88,7 +88,7 @@ async fn list(
     let key = ListKey::new(
         ListKind::Entities,
         &[
-            ty.map_or("", |t| t.as_str()),
+            &ty.map(|t| t.to_string()).unwrap_or_default(),
             &set.map(|s| s.to_string()).unwrap_or_default(),
         ],
     );
@@ -180,7 +180,7 @@ pub(crate) fn found(id: Id, lookup: Lookup) -> Result<StoredItem, ApiError> {
 struct ItemAt<'a> {
     id: String,
     #[serde(rename = "type")]
-    ty: &'static str,
+    ty: ItemType,
     path: Option<&'a str>,
     rev: u64,
     data: &'a Value,
@@ -206,7 +206,7 @@ async fn item_as_of(state: &AppState, id: Id, seq: Seq) -> Result<Answer, ApiErr
     };
     Answer::json(&ItemAt {
         id: id.to_string(),
-        ty: version.ty.as_str(),
+        ty: version.ty,
         path: version.path.as_deref(),
         rev: version.rev.0,
         data,
@@ -241,7 +241,7 @@ async fn children(
 ) -> Result<Answer, ApiError> {
     let id = path_id(&raw)?;
     let field = extract::field_name(extract::required("field", &q.field)?)?.to_owned();
-    let ty = extract::item_type(Some(extract::required("type", &q.ty)?))?
+    let ty = extract::item_type(&state, Some(extract::required("type", &q.ty)?))?
         .ok_or_else(|| ApiError::BadRequest("query parameter type is required".into()))?;
     let limit = CHILDREN_LIMIT.parse(q.limit.as_deref())?;
     let key = ListKey::new(ListKind::Children, &[&id.to_string(), &field, ty.as_str()]);
@@ -257,7 +257,8 @@ async fn children(
 #[derive(Serialize, ToSchema)]
 struct LinkedGroup {
     #[serde(rename = "type")]
-    ty: &'static str,
+    #[schema(value_type = String)]
+    ty: ItemType,
     field: String,
     count: u64,
 }
@@ -282,7 +283,7 @@ async fn linked_counts(
     let groups = counts
         .into_iter()
         .map(|c| LinkedGroup {
-            ty: c.ty.as_str(),
+            ty: c.ty,
             field: c.field,
             count: c.count,
         })
@@ -317,11 +318,15 @@ async fn linked(
 ) -> Result<Answer, ApiError> {
     let id = path_id(&raw)?;
     let field = extract::field_name(extract::required("field", &q.field)?)?.to_owned();
-    let ty = extract::item_type(q.ty.as_deref())?;
+    let ty = extract::item_type(&state, q.ty.as_deref())?;
     let limit = LINKED_LIMIT.parse(q.limit.as_deref())?;
     let key = ListKey::new(
         ListKind::Linked,
-        &[&id.to_string(), &field, ty.map_or("", |t| t.as_str())],
+        &[
+            &id.to_string(),
+            &field,
+            &ty.map(|t| t.to_string()).unwrap_or_default(),
+        ],
     );
     let after = extract::cursor(&q.cursor, &q.after, &q.before)
         .map(|c| key.decode(c))
@@ -350,7 +355,8 @@ struct BacklinksQuery {
 struct BacklinkOut {
     from: String,
     #[serde(rename = "type")]
-    ty: &'static str,
+    #[schema(value_type = String)]
+    ty: ItemType,
     field: String,
     path: Option<String>,
 }
@@ -378,14 +384,14 @@ async fn backlinks(
         .as_deref()
         .map(|f| extract::field_name(f).map(str::to_owned))
         .transpose()?;
-    let ty = extract::item_type(q.ty.as_deref())?;
+    let ty = extract::item_type(&state, q.ty.as_deref())?;
     let limit = BACKLINKS_LIMIT.parse(q.limit.as_deref())?;
     let key = ListKey::new(
         ListKind::Backlinks,
         &[
             &id.to_string(),
             field.as_deref().unwrap_or(""),
-            ty.map_or("", |t| t.as_str()),
+            &ty.map(|t| t.to_string()).unwrap_or_default(),
         ],
     );
     let after = q.cursor.as_deref().map(|c| key.decode(c)).transpose()?;
@@ -398,7 +404,7 @@ async fn backlinks(
         .into_iter()
         .map(|b| BacklinkOut {
             from: b.from.to_string(),
-            ty: b.ty.as_str(),
+            ty: b.ty,
             field: b.field,
             path: b.path,
         })

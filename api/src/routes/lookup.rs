@@ -251,11 +251,11 @@ async fn refcounts(
     Query(q): Query<RefcountsQuery>,
 ) -> Result<Answer, ApiError> {
     let field = extract::field_name(extract::required("field", &q.field)?)?.to_owned();
-    let ty = extract::item_type(q.ty.as_deref())?;
+    let ty = extract::item_type(&state, q.ty.as_deref())?;
     let limit = REFCOUNTS_LIMIT.parse(q.limit.as_deref())?;
     let key = ListKey::new(
         ListKind::Refcounts,
-        &[&field, ty.map_or("", |t| t.as_str())],
+        &[&field, &ty.map(|t| t.to_string()).unwrap_or_default()],
     );
     let after = q.cursor.as_deref().map(|c| key.decode(c)).transpose()?;
     let rm = state.read_models.clone();

@@ -69,7 +69,8 @@ struct NameOut {
 struct SearchResult {
     id: String,
     #[serde(rename = "type")]
-    ty: &'static str,
+    #[schema(value_type = String)]
+    ty: ItemType,
     #[serde(skip_serializing_if = "Option::is_none")]
     path: Option<String>,
     /// The name the item is shown by.
@@ -91,7 +92,7 @@ impl From<Hit> for SearchResult {
     fn from(hit: Hit) -> SearchResult {
         SearchResult {
             id: hit.id.to_string(),
-            ty: hit.ty.as_str(),
+            ty: hit.ty,
             path: hit.path,
             name: NameOut {
                 he: hit.he,
@@ -123,7 +124,7 @@ async fn search(
     Query(p): Query<SearchParams>,
 ) -> Result<Answer, ApiError> {
     let q = query_text(&p.q)?.to_owned();
-    let ty = extract::item_type(p.ty.as_deref())?;
+    let ty = extract::item_type(&state, p.ty.as_deref())?;
     let limit = SEARCH_LIMIT.parse(p.limit.as_deref())?;
     let index = state.search.index().clone();
     let (hits, date) = crate::blocking(move || {
@@ -179,7 +180,8 @@ struct SimilarParams {
 struct SimilarResult {
     id: String,
     #[serde(rename = "type")]
-    ty: &'static str,
+    #[schema(value_type = String)]
+    ty: ItemType,
     /// Always true: a machine judged the likeness.
     machine: bool,
     score: f32,
@@ -241,7 +243,8 @@ struct MomentResult {
     /// The item the words are in.
     item: String,
     #[serde(rename = "type")]
-    ty: &'static str,
+    #[schema(value_type = String)]
+    ty: ItemType,
     #[serde(skip_serializing_if = "Option::is_none")]
     path: Option<String>,
     /// `line` (a line of a text page) or `segment` (a segment of the item's body, or a segment
@@ -275,7 +278,7 @@ impl From<MomentHit> for MomentResult {
     fn from(hit: MomentHit) -> MomentResult {
         MomentResult {
             item: hit.id.to_string(),
-            ty: hit.ty.as_str(),
+            ty: hit.ty,
             path: hit.path,
             kind: hit.kind.as_str(),
             line: hit.line,

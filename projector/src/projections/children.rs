@@ -3,6 +3,7 @@
 
 use std::collections::BTreeSet;
 
+use catalog_schemas::types::TypeRegistry;
 use catalog_schemas::{Id, ItemType, refs};
 use serde_json::Value;
 
@@ -19,18 +20,24 @@ pub(crate) const CF: &str = "rm_children";
 pub(crate) struct Children;
 
 /// Order keys are base-62 text, so the zero byte after one ends it and sorts an absent key first.
-fn child_keys(ty: ItemType, id: Id, data: Option<&Value>) -> BTreeSet<Vec<u8>> {
+fn child_keys(
+    types: &TypeRegistry,
+    ty: ItemType,
+    id: Id,
+    data: Option<&Value>,
+) -> BTreeSet<Vec<u8>> {
     let order = data
         .and_then(refs::order_of)
         .map(|o| o.as_str().to_owned())
         .unwrap_or_default();
-    ref_set(ty, data)
+    ref_set(types, ty, data)
         .into_iter()
         .map(|(field, parent)| {
             keys::key(&[
                 &parent,
                 field.as_bytes(),
-                &[0, ty.code()],
+                &[0],
+                &ty.key(),
                 order.as_bytes(),
                 &[0],
                 &keys::id_bytes(id),
@@ -49,9 +56,10 @@ impl Projection for Children {
     }
 
     fn apply(&self, ctx: &mut FoldCtx<'_>) -> Result<()> {
+        let types = ctx.types;
         for view in ctx.changes() {
-            let old = child_keys(view.old_ty(), view.id(), view.old_data());
-            let new = child_keys(view.ty(), view.id(), view.new_data());
+            let old = child_keys(types, view.old_ty(), view.id(), view.old_data());
+            let new = child_keys(types, view.ty(), view.id(), view.new_data());
             for key in old.difference(&new) {
                 ctx.delete(CF, key)?;
             }
@@ -73,7 +81,7 @@ impl ReadModels {
         after: Option<&[u8]>,
         limit: usize,
     ) -> Result<Page> {
-        let prefix = keys::key(&[&keys::id_bytes(parent), field.as_bytes(), &[0, ty.code()]]);
+        let prefix = keys::key(&[&keys::id_bytes(parent), field.as_bytes(), &[0], &ty.key()]);
         let (rows, next) = self.page_keys(CF, &prefix, after, limit, |_, _| Ok(true))?;
         self.page_of_rows(&rows, next)
     }

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use catalog_schemas::ItemType;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::fold::FoldCtx;
 use crate::keys;
 use crate::read::ReadModels;
@@ -27,10 +27,10 @@ impl Projection for Counts {
     fn apply(&self, ctx: &mut FoldCtx<'_>) -> Result<()> {
         for view in ctx.changes() {
             if view.old_data().is_some() {
-                ctx.count(CF, vec![view.old_ty().code()], -1);
+                ctx.count(CF, view.old_ty().key().to_vec(), -1);
             }
             if view.new_data().is_some() {
-                ctx.count(CF, vec![view.ty().code()], 1);
+                ctx.count(CF, view.ty().key().to_vec(), 1);
             }
         }
         Ok(())
@@ -42,13 +42,7 @@ impl ReadModels {
     pub fn counts(&self) -> Result<BTreeMap<ItemType, u64>> {
         let mut out = BTreeMap::new();
         self.scan(CF, &[], None, |key, value| {
-            let &[code] = key else {
-                return Err(Error::Corrupt(format!(
-                    "bad count key {}",
-                    hex::encode(key)
-                )));
-            };
-            out.insert(keys::type_from(code)?, keys::u64_from(value)?);
+            out.insert(keys::type_from(key)?, keys::u64_from(value)?);
             Ok(true)
         })?;
         Ok(out)

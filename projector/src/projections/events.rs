@@ -180,7 +180,7 @@ impl Projection for Events {
                 _ => None,
             };
             let events_of = |ty: ItemType, data: Option<&Value>| -> BTreeSet<[u8; keys::ID_LEN]> {
-                ref_set(ty, data)
+                ref_set(catalog_schemas::types::shipped(), ty, data)
                     .into_iter()
                     .filter(|(f, _)| *f == "event")
                     .map(|(_, t)| t)

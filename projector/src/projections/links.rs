@@ -7,7 +7,8 @@
 
 use std::collections::BTreeSet;
 
-use catalog_schemas::{Id, ItemType, refs};
+use catalog_schemas::types::TypeRegistry;
+use catalog_schemas::{Id, ItemType};
 use serde_json::Value;
 
 use crate::error::{Error, Result};
@@ -25,11 +26,13 @@ const COUNT: u8 = b'c';
 
 /// Distinct (field, target) pairs of one version of an item.
 pub(crate) fn ref_set(
+    types: &TypeRegistry,
     ty: ItemType,
     data: Option<&Value>,
 ) -> BTreeSet<(&'static str, [u8; keys::ID_LEN])> {
     data.map(|d| {
-        refs::references(ty, d)
+        types
+            .references(ty, d)
             .into_iter()
             .map(|r| (r.field, keys::id_bytes(r.target)))
             .collect()
@@ -41,9 +44,9 @@ pub(crate) fn ref_set(
 type RefPair = (&'static str, [u8; keys::ID_LEN]);
 
 /// The references a change removes and adds.
-fn ref_diff(view: &ChangeView<'_>) -> (Vec<RefPair>, Vec<RefPair>) {
-    let old = ref_set(view.old_ty(), view.old_data());
-    let new = ref_set(view.ty(), view.new_data());
+fn ref_diff(types: &TypeRegistry, view: &ChangeView<'_>) -> (Vec<RefPair>, Vec<RefPair>) {
+    let old = ref_set(types, view.old_ty(), view.old_data());
+    let new = ref_set(types, view.ty(), view.new_data());
     (
         old.difference(&new).copied().collect(),
         new.difference(&old).copied().collect(),
@@ -55,13 +58,14 @@ fn edge_key(target: &[u8], field: &str, ty: ItemType, from: Id) -> Vec<u8> {
         &[EDGE],
         target,
         field.as_bytes(),
-        &[0, ty.code()],
+        &[0],
+        &ty.key(),
         &keys::id_bytes(from),
     ])
 }
 
 fn count_key(target: &[u8], ty: ItemType, field: &str) -> Vec<u8> {
-    keys::key(&[&[COUNT], target, &[ty.code()], field.as_bytes()])
+    keys::key(&[&[COUNT], target, &ty.key(), field.as_bytes()])
 }
 
 pub(crate) struct Backlinks;
@@ -76,8 +80,9 @@ impl Projection for Backlinks {
     }
 
     fn apply(&self, ctx: &mut FoldCtx<'_>) -> Result<()> {
+        let types = ctx.types;
         for view in ctx.changes() {
-            let (removed, added) = ref_diff(&view);
+            let (removed, added) = ref_diff(types, &view);
             for (field, target) in removed {
                 ctx.delete(
                     BACKLINKS_CF,
@@ -111,7 +116,7 @@ const REF_RANK: u8 = b'r';
 const ANY_TYPE: u8 = 0xff;
 
 fn refcount_key(field: &str, ty: ItemType, target: &[u8]) -> Vec<u8> {
-    keys::key(&[&[REF_BY_TYPE], field.as_bytes(), &[0, ty.code()], target])
+    keys::key(&[&[REF_BY_TYPE], field.as_bytes(), &[0], &ty.key(), target])
 }
 
 fn refsum_key(field: &str, target: &[u8]) -> Vec<u8> {
@@ -122,7 +127,8 @@ fn rank_prefix(field: &str, ty: Option<ItemType>) -> Vec<u8> {
     keys::key(&[
         &[REF_RANK],
         field.as_bytes(),
-        &[0, ty.map_or(ANY_TYPE, ItemType::code)],
+        &[0],
+        &ty.map_or_else(|| vec![ANY_TYPE], |t| t.key().to_vec()),
     ])
 }
 
@@ -192,8 +198,9 @@ impl Projection for Refcounts {
             (&'static str, ItemType, [u8; keys::ID_LEN]),
             i64,
         > = Default::default();
+        let types = ctx.types;
         for view in ctx.changes() {
-            let (removed, added) = ref_diff(&view);
+            let (removed, added) = ref_diff(types, &view);
             for (field, target) in removed {
                 *by_type.entry((field, view.old_ty(), target)).or_default() -= 1;
             }
@@ -248,14 +255,11 @@ fn split_edge(rest: &[u8]) -> Result<(String, ItemType, Id)> {
     let bad = || Error::Corrupt(format!("bad backlink key {}", hex::encode(rest)));
     let zero = rest.iter().position(|&b| b == 0).ok_or_else(bad)?;
     let tail = &rest[zero + 1..];
-    if tail.len() != 1 + keys::ID_LEN {
+    let (ty, n) = keys::type_at(tail)?;
+    if tail.len() != n + keys::ID_LEN {
         return Err(bad());
     }
-    Ok((
-        utf8(&rest[..zero])?,
-        keys::type_from(tail[0])?,
-        keys::id_from(&tail[1..])?,
-    ))
+    Ok((utf8(&rest[..zero])?, ty, keys::id_from(&tail[n..])?))
 }
 
 /// A page of refcounts (each target with how many point at it) and the position after it.
@@ -267,11 +271,10 @@ impl ReadModels {
         let mut out = Vec::new();
         let prefix = keys::key(&[&[COUNT], &keys::id_bytes(target)]);
         self.scan(BACKLINKS_CF, &prefix, None, |rest, value| {
-            let (&code, field) = rest
-                .split_first()
-                .ok_or_else(|| Error::Corrupt("empty count key".into()))?;
+            let (ty, n) = keys::type_at(rest)?;
+            let field = &rest[n..];
             out.push(LinkedCount {
-                ty: keys::type_from(code)?,
+                ty,
                 field: utf8(field)?,
                 count: keys::u64_from(value)?,
             });
@@ -280,7 +283,7 @@ impl ReadModels {
         out.sort_by(|a, b| {
             b.count
                 .cmp(&a.count)
-                .then(a.ty.code().cmp(&b.ty.code()))
+                .then(a.ty.key().cmp(&b.ty.key()))
                 .then(a.field.cmp(&b.field))
         });
         Ok(out)
@@ -298,7 +301,7 @@ impl ReadModels {
     ) -> Result<(Page, u64)> {
         let mut prefix = keys::key(&[&[EDGE], &keys::id_bytes(target), field.as_bytes(), &[0]]);
         if let Some(ty) = ty {
-            prefix.push(ty.code());
+            prefix.extend_from_slice(&ty.key());
         }
         let (rows, next) = self.page_keys(BACKLINKS_CF, &prefix, after, limit, |_, _| Ok(true))?;
         let total = self
@@ -329,10 +332,10 @@ impl ReadModels {
             (Some(f), None) => vec![keys::key(&[f.as_bytes(), &[0]])],
             (field, Some(t)) => {
                 let mut fields = Vec::new();
-                let prefix = keys::key(&[&[COUNT], &keys::id_bytes(target), &[t.code()]]);
+                let prefix = keys::key(&[&[COUNT], &keys::id_bytes(target), &t.key()]);
                 self.scan(BACKLINKS_CF, &prefix, None, |f, _| {
                     if field.is_none_or(|want| want.as_bytes() == f) {
-                        fields.push(keys::key(&[f, &[0, t.code()]]));
+                        fields.push(keys::key(&[f, &[0], &t.key()]));
                     }
                     Ok(true)
                 })?;
@@ -611,7 +614,7 @@ mod tests {
         }
         assert_eq!(seen.len(), 2);
         let mut sorted = seen.clone();
-        sorted.sort_by_key(|(f, ty, id)| (f.clone(), ty.code(), id.to_bytes()));
+        sorted.sort_by_key(|(f, ty, id)| (f.clone(), ty.key().to_vec(), id.to_bytes()));
         assert_eq!(seen, sorted);
         let (texts_only, next) =
             t.rm.backlinks(targets[0], None, Some(ItemType::Publication), None, 5)

@@ -46,14 +46,14 @@ fn list_keys(ty: ItemType, path: Option<&str>, id: Id, data: &Value) -> Vec<Vec<
     let pos = position(path, id);
     let mut out = vec![
         keys::key(&[&[SCOPE_ALL], &pos]),
-        keys::key(&[&[SCOPE_TYPE, ty.code()], &pos]),
+        keys::key(&[&[SCOPE_TYPE], &ty.key(), &pos]),
     ];
     for set in sets_of(data) {
         out.push(keys::key(&[&[SCOPE_SET], &keys::id_bytes(set), &pos]));
         out.push(keys::key(&[
             &[SCOPE_SET_TYPE],
             &keys::id_bytes(set),
-            &[ty.code()],
+            &ty.key(),
             &pos,
         ]));
     }
@@ -88,7 +88,7 @@ impl Projection for Lists {
                 ctx.delete(CF, key)?;
             }
             for key in new.iter().filter(|k| !old.contains(k)) {
-                ctx.put(CF, key, &[view.ty().code()])?;
+                ctx.put(CF, key, &view.ty().key())?;
             }
         }
         Ok(())
@@ -106,10 +106,10 @@ impl ReadModels {
     ) -> Result<Page> {
         let prefix = match (set, ty) {
             (Some(set), Some(ty)) => {
-                keys::key(&[&[SCOPE_SET_TYPE], &keys::id_bytes(set), &[ty.code()]])
+                keys::key(&[&[SCOPE_SET_TYPE], &keys::id_bytes(set), &ty.key()])
             }
             (Some(set), None) => keys::key(&[&[SCOPE_SET], &keys::id_bytes(set)]),
-            (None, Some(ty)) => vec![SCOPE_TYPE, ty.code()],
+            (None, Some(ty)) => keys::key(&[&[SCOPE_TYPE], &ty.key()]),
             (None, None) => vec![SCOPE_ALL],
         };
         let (rows, next) = self.page_keys(CF, &prefix, after, limit, |_, _| Ok(true))?;

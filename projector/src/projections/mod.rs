@@ -14,6 +14,7 @@ pub(crate) mod names;
 pub(crate) mod outline;
 pub(crate) mod paths;
 pub(crate) mod sitemap;
+pub(crate) mod types;
 
 /// A read model that folds commits. Implementations must be deterministic functions of the commit
 /// and the priors, so live folding and `rebuild` give the same bytes.
@@ -32,6 +33,7 @@ pub(crate) trait Projection: Send + Sync {
 }
 
 static ALL: &[&dyn Projection] = &[
+    &types::Types,
     &items::Items,
     &paths::Paths,
     &lists::Lists,

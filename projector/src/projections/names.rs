@@ -21,7 +21,7 @@ pub(crate) const CF: &str = "rm_names";
 pub(crate) struct Names;
 
 fn hebrew_prefix(ty: ItemType, he: &str) -> Vec<u8> {
-    keys::key(&[&[ty.code()], he.as_bytes(), &[0]])
+    keys::key(&[&ty.key(), he.as_bytes(), &[0]])
 }
 
 fn name_prefix(ty: ItemType, name: &NameKey) -> Vec<u8> {

@@ -63,12 +63,13 @@ fn bucket_start(bucket: u16) -> [u8; 2] {
 }
 
 fn entry_key(ty: ItemType, id: Id) -> Vec<u8> {
-    keys::key(&[&[ENTRY, ty.code()], &keys::id_bytes(id)])
+    keys::key(&[&[ENTRY], &ty.key(), &keys::id_bytes(id)])
 }
 
 fn bucket_key(tag: u8, ty: ItemType, id: Id) -> Vec<u8> {
     keys::key(&[
-        &[tag, ty.code()],
+        &[tag],
+        &ty.key(),
         &bucket_of(&keys::id_bytes(id)).to_be_bytes(),
     ])
 }
@@ -168,24 +169,34 @@ impl ReadModels {
     /// The non-empty buckets of a type, in id order (at most [`BUCKETS`] rows per family).
     fn sitemap_buckets(&self, ty: ItemType, with_times: bool) -> Result<Vec<Bucket>> {
         let mut out = Vec::with_capacity(BUCKETS);
-        self.scan(CF, &[BUCKET_COUNT, ty.code()], None, |rest, value| {
-            out.push(Bucket {
-                bucket: bucket_from(rest)?,
-                count: keys::u64_from(value)?,
-                at: String::new(),
-            });
-            Ok(true)
-        })?;
+        self.scan(
+            CF,
+            &keys::key(&[&[BUCKET_COUNT], &ty.key()]),
+            None,
+            |rest, value| {
+                out.push(Bucket {
+                    bucket: bucket_from(rest)?,
+                    count: keys::u64_from(value)?,
+                    at: String::new(),
+                });
+                Ok(true)
+            },
+        )?;
         if with_times {
             let mut next = out.iter_mut().peekable();
-            self.scan(CF, &[BUCKET_TIME, ty.code()], None, |rest, value| {
-                let bucket = bucket_from(rest)?;
-                while next.next_if(|b| b.bucket < bucket).is_some() {}
-                if let Some(b) = next.next_if(|b| b.bucket == bucket) {
-                    b.at = String::from_utf8_lossy(value).into_owned();
-                }
-                Ok(next.peek().is_some())
-            })?;
+            self.scan(
+                CF,
+                &keys::key(&[&[BUCKET_TIME], &ty.key()]),
+                None,
+                |rest, value| {
+                    let bucket = bucket_from(rest)?;
+                    while next.next_if(|b| b.bucket < bucket).is_some() {}
+                    if let Some(b) = next.next_if(|b| b.bucket == bucket) {
+                        b.at = String::from_utf8_lossy(value).into_owned();
+                    }
+                    Ok(next.peek().is_some())
+                },
+            )?;
         }
         Ok(out)
     }
@@ -250,7 +261,7 @@ impl ReadModels {
         let mut rows = Vec::with_capacity(page_size);
         self.scan(
             CF,
-            &[ENTRY, ty.code()],
+            &keys::key(&[&[ENTRY], &ty.key()]),
             Some(&bucket_start(bucket)),
             |id, value| {
                 if within > 0 {

@@ -56,6 +56,22 @@ pub fn at_least_one_of(ty: ItemType) -> &'static [&'static str] {
     }
 }
 
+/// The fields that, beside the name, tell two items of a built-in kind apart (the `duplicates`
+/// check): one farbrengen title recurs every year, a label like "Bereishis" in every volume, two
+/// authors' works may share a title, a volume and a booklet of one work may too.
+pub fn key_fields(ty: ItemType) -> &'static [&'static str] {
+    match ty {
+        ItemType::Event => &["date", "kind"],
+        ItemType::Work => &["authors"],
+        ItemType::Unit => &["work", "position"],
+        ItemType::Author => &["kind"],
+        ItemType::Publication => &["work", "kind"],
+        _ => &[],
+    }
+}
+
+/// A built-in kind's own fields (the registry asks only for built-in kinds; any other name has
+/// none).
 pub fn kind(ty: ItemType) -> Kind {
     match ty {
         ItemType::Set => Kind {
@@ -326,11 +342,48 @@ pub fn kind(ty: ItemType) -> Kind {
         },
         ItemType::Schema => Kind {
             properties: json!({
-                "type": { "type": "string", "pattern": "^[a-z][a-z-]*$" },
+                "type": {
+                    "description": "the kind it defines: a built-in kind (only its schema changes) or a new one",
+                    "type": "string", "maxLength": 32, "pattern": "^[a-z][a-z0-9]*(-[a-z0-9]+)*$"
+                },
                 "version": { "type": "integer", "minimum": 1 },
-                "schema": { "type": "object" }
+                "schema": {
+                    "description": "the kind's JSON Schema (draft 2020-12); the built-in $defs and the fields every item carries are added",
+                    "type": "object"
+                },
+                "keyFields": {
+                    "description": "new kinds: the fields that, beside the name, tell two items apart",
+                    "type": "array", "items": { "type": "string" }, "maxItems": 32
+                },
+                "refs": {
+                    "description": "new kinds: fields holding ids, the kinds each may point at (none: any) and whether it is a list",
+                    "type": "array", "maxItems": 32,
+                    "items": {
+                        "type": "object", "required": ["field"], "additionalProperties": false,
+                        "properties": {
+                            "field": { "type": "string" },
+                            "targets": { "type": "array", "items": { "type": "string" } },
+                            "many": { "type": "boolean" }
+                        }
+                    }
+                },
+                "dateFields": {
+                    "description": "new kinds: fields holding date keys (the dates check)",
+                    "type": "array", "items": { "type": "string" }, "maxItems": 32
+                },
+                "path": {
+                    "description": "new kinds: items get the path /<prefix>/<the field's value>",
+                    "type": "object", "required": ["prefix", "field"], "additionalProperties": false,
+                    "properties": { "prefix": { "type": "string" }, "field": { "type": "string" } }
+                },
+                "words": { "description": "new kinds: whether items carry words in body", "type": "boolean" }
             }),
             required: &["type", "version", "schema"],
+            body: false,
+        },
+        _ => Kind {
+            properties: json!({}),
+            required: &[],
             body: false,
         },
     }

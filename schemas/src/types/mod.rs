@@ -13,6 +13,7 @@
 
 mod common;
 mod kinds;
+pub mod registry;
 
 use std::sync::OnceLock;
 
@@ -24,6 +25,7 @@ use crate::body::{Body, parse_content};
 use crate::{DateKey, ItemType, SchemaError};
 
 pub use common::{DATE_KEY_PATTERN, ID_PATTERN};
+pub use registry::{DefinitionError, PathRule, TypeDef, TypeRegistry};
 
 /// The version of the built-in schemas; 5 and later carry structured bodies; 6 asks a
 /// recording for `file` or `url` and takes the spec's four text licences.
@@ -43,6 +45,7 @@ pub fn schema_id(ty: ItemType) -> String {
 }
 
 fn build(ty: ItemType) -> Value {
+    debug_assert!(ty.is_built_in());
     let kind = kinds::kind(ty);
     let mut properties = common::shared_properties(kind.body);
     if let Value::Object(own) = kind.properties {
@@ -69,54 +72,40 @@ fn build(ty: ItemType) -> Value {
     schema
 }
 
-/// Whether a kind of item may carry words in `body`.
+/// The built-in kinds as the code ships them (a catalog's `schema` items may change or add to
+/// them: ask its [`TypeRegistry`]). A built-in kind's references, paths and dates never change,
+/// so these answer for them in any catalog.
+pub fn shipped() -> &'static TypeRegistry {
+    static SHIPPED: OnceLock<TypeRegistry> = OnceLock::new();
+    SHIPPED.get_or_init(TypeRegistry::built_in)
+}
+
+/// Whether a built-in kind of item may carry words in `body`.
 pub fn has_body(ty: ItemType) -> bool {
-    kinds::kind(ty).body
+    shipped().has_body(ty)
 }
 
-fn schemas() -> &'static [Value] {
-    static SCHEMAS: OnceLock<Vec<Value>> = OnceLock::new();
-    SCHEMAS.get_or_init(|| ItemType::ALL.into_iter().map(build).collect())
+/// The JSON Schema of a built-in kind as shipped.
+pub fn schema(ty: ItemType) -> Option<&'static Value> {
+    shipped().get(ty).map(|d| &d.schema)
 }
 
-/// The JSON Schema of one kind of item.
-pub fn schema(ty: ItemType) -> &'static Value {
-    &schemas()[usize::from(ty.code())]
-}
-
-/// Every kind with its schema, in [`ItemType::ALL`] order.
-pub fn all() -> Vec<(ItemType, &'static Value)> {
-    ItemType::ALL.into_iter().map(|t| (t, schema(t))).collect()
-}
-
-fn validator(ty: ItemType) -> Result<&'static Validator, SchemaError> {
-    static VALIDATORS: OnceLock<Vec<Result<Validator, String>>> = OnceLock::new();
-    let all = VALIDATORS.get_or_init(|| {
-        ItemType::ALL
-            .into_iter()
-            .map(|t| {
-                jsonschema::draft202012::options()
-                    .build(schema(t))
-                    .map_err(|e| e.to_string())
-            })
-            .collect()
-    });
-    all[usize::from(ty.code())].as_ref().map_err(|e| {
-        SchemaError::Internal(format!("built-in schema for {ty} does not compile: {e}"))
-    })
+/// Checks item data against a built-in kind as shipped (see [`validate_with`]).
+pub fn validate(ty: ItemType, data: &Value) -> Result<(), Vec<Violation>> {
+    shipped().validate(ty, data)
 }
 
 /// Checks item data against its kind's schema, plus what a schema cannot say: the full shape of
 /// bodies and run lists, and ranges whose ends must be in order.
-pub fn validate(ty: ItemType, data: &Value) -> Result<(), Vec<Violation>> {
-    let mut out = Vec::new();
-    match validator(ty) {
-        Ok(v) => out.extend(v.iter_errors(data).map(|e| violation(ty, &e))),
-        Err(e) => out.push(Violation {
-            pointer: String::new(),
-            message: e.to_string(),
-        }),
-    }
+pub(crate) fn validate_with(
+    ty: ItemType,
+    validator: &Validator,
+    data: &Value,
+) -> Result<(), Vec<Violation>> {
+    let mut out: Vec<Violation> = validator
+        .iter_errors(data)
+        .map(|e| violation(ty, &e))
+        .collect();
     let flagged = |field: &str| {
         let prefix = format!("/{field}");
         out.iter()
@@ -238,8 +227,8 @@ fn body_violation(at: &str, e: SchemaError) -> Violation {
     }
 }
 
-/// The fields of a kind that hold date keys.
-pub fn date_fields(ty: ItemType) -> &'static [&'static str] {
+/// The fields of a built-in kind that hold date keys.
+pub(crate) fn date_fields(ty: ItemType) -> &'static [&'static str] {
     match ty {
         ItemType::Unit | ItemType::Event | ItemType::Publication => &["date"],
         _ => &[],
@@ -250,7 +239,14 @@ pub fn date_fields(ty: ItemType) -> &'static [&'static str] {
 /// (for the `dates` check). A field holding something other than a string is the schema check's
 /// business and is left out here.
 pub fn dates(ty: ItemType, data: &Value) -> Vec<(String, Result<DateKey, SchemaError>)> {
-    date_fields(ty)
+    dates_in(date_fields(ty), data)
+}
+
+pub(crate) fn dates_in(
+    fields: &[&str],
+    data: &Value,
+) -> Vec<(String, Result<DateKey, SchemaError>)> {
+    fields
         .iter()
         .filter_map(|field| {
             let text = data.get(*field)?.as_str()?;

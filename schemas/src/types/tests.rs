@@ -56,6 +56,7 @@ pub(super) fn example(ty: ItemType) -> Value {
         ItemType::Person | ItemType::Place | ItemType::Topic => json!({"name": name, "slug": "x"}),
         ItemType::Source => json!({"name": name, "url": "https://source.example", "terms": "cc0"}),
         ItemType::Schema => json!({"type": "work", "version": 5, "schema": {"type": "object"}}),
+        other => panic!("{other} is not built in"),
     }
 }
 
@@ -70,20 +71,21 @@ fn pointers(ty: ItemType, data: &Value) -> Vec<String> {
 
 #[test]
 fn every_schema_compiles_and_names_itself() {
-    for (ty, schema) in all() {
-        assert!(validator(ty).is_ok(), "{ty}: {:?}", validator(ty).err());
+    // Building the shipped registry compiles every schema (it panics on one that does not).
+    for def in TypeRegistry::built_in().iter() {
+        let (ty, schema) = (def.ty, &def.schema);
         assert_eq!(schema["$id"], json!(format!("urn:catalog:schema:{ty}")));
         assert_eq!(
             schema["$schema"],
             json!("https://json-schema.org/draft/2020-12/schema")
         );
     }
-    assert_eq!(all().len(), 21);
+    assert_eq!(TypeRegistry::built_in().iter().count(), 21);
 }
 
 #[test]
 fn examples_of_every_kind_are_valid() {
-    for ty in ItemType::ALL {
+    for ty in ItemType::BUILT_IN {
         let data = example(ty);
         assert_eq!(validate(ty, &data), Ok(()), "{ty}");
     }
@@ -91,7 +93,7 @@ fn examples_of_every_kind_are_valid() {
 
 #[test]
 fn shared_fields_are_allowed_on_every_kind() {
-    for ty in ItemType::ALL {
+    for ty in ItemType::BUILT_IN {
         let mut data = example(ty);
         data["sets"] = json!(["cat-00000001"]);
         data["externalIds"] = json!({"hebrewbooks": "1234"});
@@ -281,7 +283,7 @@ fn work_slugs_may_not_take_site_paths() {
 
 #[test]
 fn non_objects_are_refused() {
-    for ty in ItemType::ALL {
+    for ty in ItemType::BUILT_IN {
         assert!(validate(ty, &json!([1, 2])).is_err(), "{ty}");
         assert!(validate(ty, &json!(null)).is_err(), "{ty}");
     }

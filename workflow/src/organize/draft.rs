@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use catalog_log_core::Rev;
 use catalog_projector::{Lookup, StoredItem};
-use catalog_schemas::{Id, ItemType, refs, types};
+use catalog_schemas::{Id, ItemType};
 use serde_json::Value;
 
 use super::MAX_PLAN_ITEMS;
@@ -287,10 +287,11 @@ impl<'a> Draft<'a> {
         if before.as_ref().is_some_and(|(_, d)| *d == data) {
             return Ok(());
         }
-        if let Err(violations) = types::validate(ty, &data) {
+        let types = self.wf.types()?;
+        if let Err(violations) = types.validate(ty, &data) {
             let was_valid = before
                 .as_ref()
-                .is_none_or(|(_, d)| types::validate(ty, d).is_ok());
+                .is_none_or(|(_, d)| types.validate(ty, d).is_ok());
             if was_valid && let Some(v) = violations.first() {
                 let at = if v.pointer.is_empty() {
                     "/"
@@ -378,9 +379,10 @@ impl<'a> Draft<'a> {
     ) -> Result<Vec<Referrer>> {
         const PAGE: usize = 200;
         let mut found: BTreeMap<(Id, &'static str), ItemType> = BTreeMap::new();
+        let types = self.wf.types()?;
         for item in self.items.values() {
             let Some(data) = &item.data else { continue };
-            for r in refs::references(item.ty, data) {
+            for r in types.references(item.ty, data) {
                 if r.target == target && field.is_none_or(|f| f == r.field) {
                     found.insert((item.id, r.field), item.ty);
                 }
@@ -395,7 +397,7 @@ impl<'a> Draft<'a> {
                 if self.items.contains_key(&link.from) {
                     continue;
                 }
-                if let Some(rf) = refs::ref_field(link.ty, &link.field) {
+                if let Some(rf) = types.ref_field(link.ty, &link.field) {
                     found.insert((link.from, rf.field), link.ty);
                 }
             }
@@ -457,7 +459,9 @@ impl<'a> Draft<'a> {
         }
         let mut siblings = Vec::with_capacity(ids.len());
         for id in ids {
-            let key = self.current(id)?.and_then(|(_, d)| refs::order_of(&d));
+            let key = self
+                .current(id)?
+                .and_then(|(_, d)| catalog_schemas::refs::order_of(&d));
             siblings.push(Sibling { id, key });
         }
         Ok(order::sorted(siblings))

@@ -2,7 +2,6 @@
 //! position), so a new path is written back into the data it is made from; the units whose
 //! paths follow a renamed work are carried along when the plan is finished (`finish`).
 
-use catalog_schemas::paths::path_for;
 use catalog_schemas::{ItemType, Name};
 use serde_json::Value;
 
@@ -83,7 +82,7 @@ pub(crate) fn rename(
     }
     if let Some(path) = path {
         write_path(d, ty, &mut data, path, slug)?;
-        let made = path_for(ty, &data, &|other| d.lookup(other));
+        let made = d.wf.types()?.path_for(ty, &data, &|other| d.lookup(other));
         if made.as_deref() != Some(path) {
             return Err(d.fail(
                 "path",
@@ -111,7 +110,10 @@ fn write_path(
             return Err(d.fail("path", "the unit names no work"));
         };
         let (work_ty, work_data) = d.live_id(work, "path")?;
-        let Some(work_path) = path_for(work_ty, &work_data, &|other| d.lookup(other)) else {
+        let Some(work_path) =
+            d.wf.types()?
+                .path_for(work_ty, &work_data, &|other| d.lookup(other))
+        else {
             return Err(d.fail("path", format!("its work {work} has no path")));
         };
         let rest = path

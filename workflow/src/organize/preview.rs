@@ -4,7 +4,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use catalog_schemas::paths::path_for;
 use catalog_schemas::{Id, ItemType};
 use serde::Serialize;
 use serde_json::Value;
@@ -153,7 +152,9 @@ fn carry_units_of_moved_works(d: &mut Draft<'_>) -> Result<()> {
             Main::Live { path, .. } => path,
             _ => None,
         };
-        let new = path_for(ItemType::Work, data, &|other| d.lookup(other));
+        let new =
+            d.wf.types()?
+                .path_for(ItemType::Work, data, &|other| d.lookup(other));
         if old != new
             && let Some(touch) = d.touches(item.id).last()
         {

@@ -8,7 +8,8 @@
 
 use std::collections::HashSet;
 
-use catalog_schemas::{Id, ItemType, Name, refs};
+use catalog_schemas::types::TypeRegistry;
+use catalog_schemas::{Id, ItemType, Name};
 use serde_json::{Map, Value};
 
 use super::MAX_PLAN_ITEMS;
@@ -71,7 +72,7 @@ pub(crate) fn merge(d: &mut Draft<'_>, from: &Ref, into: &Ref) -> Result<()> {
     d.write(
         into_id,
         into_ty,
-        join(into_ty, &into_data, &from_data),
+        join(&*d.wf.types()?, into_ty, &into_data, &from_data),
         "into",
     )?;
     d.remove(from_id, from_ty, Some(into_id), "from")
@@ -212,12 +213,13 @@ fn repoint_hrefs(value: &mut Value, from: Id, into: Id) -> bool {
 }
 
 /// `into`'s data with what `from` listed and it lacks: id lists, keepers, external ids.
-pub(crate) fn join(ty: ItemType, into: &Value, from: &Value) -> Value {
+pub(crate) fn join(types: &TypeRegistry, ty: ItemType, into: &Value, from: &Value) -> Value {
     let mut out = into.clone();
     let Some(obj) = out.as_object_mut() else {
         return out;
     };
-    let lists = refs::ref_fields(ty)
+    let lists = types
+        .ref_fields(ty)
         .iter()
         .filter(|f| f.many && !matches!(f.field, "body" | "content"))
         .map(|f| f.field)
@@ -315,13 +317,14 @@ mod tests {
                            "externalIds": { "a": "1" } });
         let from = json!({ "name": { "he": "ב" }, "keepers": ["rivka", "moshe"],
                            "sets": ["CAT-0000-0001", id(2).to_string()], "externalIds": { "a": "9", "b": "2" } });
-        let joined = join(ItemType::Set, &into, &from);
+        let joined = join(&TypeRegistry::built_in(), ItemType::Set, &into, &from);
         assert_eq!(joined["name"], json!({ "he": "א" }));
         assert_eq!(joined["keepers"], json!(["rivka", "moshe"]));
         assert_eq!(ids(&joined["sets"]), vec![id(1), id(2)]);
         assert_eq!(joined["externalIds"], json!({ "a": "1", "b": "2" }));
         // A work's positions and levels are not lists to join.
         let unit = join(
+            &TypeRegistry::built_in(),
             ItemType::Unit,
             &json!({ "position": [1, 2] }),
             &json!({ "position": [3] }),
@@ -365,6 +368,7 @@ mod tests {
             let mut mine = mine;
             mine.dedup();
             let joined = join(
+                &TypeRegistry::built_in(),
                 ItemType::Work,
                 &json!({ "authors": as_value(&mine) }),
                 &json!({ "authors": as_value(&theirs) }),

@@ -13,8 +13,8 @@
 mod apply;
 mod runs;
 
+use catalog_schemas::Id;
 use catalog_schemas::body::{Body, SegmentId, SegmentKind};
-use catalog_schemas::{Id, types};
 use serde_json::Value;
 
 pub use apply::WordsOp;
@@ -60,7 +60,7 @@ impl Workflow {
         principal.require_write()?;
         let plan = read_plan(&change)?;
         let item = self.main_item(change.entity_id)?;
-        if !types::has_body(item.ty) {
+        if !self.types()?.has_body(item.ty) {
             return Err(Error::BadRequest(format!(
                 "entityId: {} is a {}, which holds no words",
                 item.id, item.ty
