@@ -408,7 +408,7 @@ impl Workflow {
         };
         let held_before = !near.is_empty();
         let item = match put.id {
-            None => self.new_item(id, put)?,
+            None => self.new_item(principal, id, put)?,
             Some(item_id) => self.changed_item(&near, item_id, put)?,
         };
         let key = item_key(id, item.id);
@@ -473,10 +473,23 @@ impl Workflow {
         })
     }
 
-    fn new_item(&self, suggestion: SuggestionId, put: PutItem) -> Result<SuggestedItem> {
+    /// A kind the catalog does not define is refused at once, except from a steward, who may be
+    /// defining it with a `schema` item in the same draft (the `schema` check then decides).
+    fn new_item(
+        &self,
+        principal: &Principal,
+        suggestion: SuggestionId,
+        put: PutItem,
+    ) -> Result<SuggestedItem> {
         let ty = put
             .ty
             .ok_or_else(|| Error::BadRequest("a new item needs a type".into()))?;
+        if !principal.steward && !self.types()?.is_defined(ty) {
+            return Err(Error::BadRequest(format!(
+                "type: {}",
+                catalog_schemas::types::registry::undefined(ty)
+            )));
+        }
         let data = put.data.ok_or_else(|| {
             Error::BadRequest("a new item needs data: null deletes only existing items".into())
         })?;
