@@ -15,7 +15,7 @@ use crate::link::Linked;
 use crate::record;
 use crate::seq::{Rev, Seq};
 use crate::store::{CF_COMMITS, CF_META, CF_REVISIONS, Store};
-use crate::writer::{Request, Tip, Writer};
+use crate::writer::{Appender, Request, Tip};
 
 /// How many appends may wait for the writer before callers block on sending.
 const QUEUE_DEPTH: usize = 4096;
@@ -89,7 +89,7 @@ impl Log {
             batches: AtomicU64::new(0),
         });
         let (requests, queue) = channel::bounded(QUEUE_DEPTH);
-        let writer = Writer {
+        let writer = Appender {
             store: store.clone(),
             requests: queue,
             shared: shared.clone(),

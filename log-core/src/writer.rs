@@ -43,7 +43,7 @@ pub(crate) struct Tip {
     pub next_rev: Rev,
 }
 
-pub(crate) struct Writer {
+pub(crate) struct Appender {
     pub store: Store,
     pub requests: Receiver<Request>,
     pub shared: Arc<Shared>,
@@ -67,7 +67,7 @@ impl Group {
     }
 }
 
-impl Writer {
+impl Appender {
     /// Runs until every sender is gone (the last `Log` clone was dropped).
     pub fn run(mut self) {
         while let Ok(first) = self.requests.recv() {

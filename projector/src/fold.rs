@@ -7,7 +7,7 @@
 //! checkpoint that was lost with it.
 //!
 //! A long catch-up (a rebuild, a server starting behind its log) folds many commits into an
-//! in-memory [`Overlay`] first and writes it as one batch, keys sorted, with the checkpoints of the
+//! in-memory [`WriteOverlay`] first and writes it as one batch, keys sorted, with the checkpoints of the
 //! last commit folded: the same bytes as folding one by one, but RocksDB's memtable takes sorted
 //! keys far faster than the scattered ones a single commit writes (see BENCHMARKS.md).
 
@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::keys;
-use crate::overlay::{Op, Overlay};
+use crate::overlay::{Op, WriteOverlay};
 use crate::projections::{self, Projection, types};
 
 /// Column family holding every projection's checkpoint.
@@ -132,7 +132,7 @@ pub(crate) struct FoldCtx<'a> {
     db: &'a DB,
     /// Writes of earlier commits not yet in the database (a long catch-up), newest first, read
     /// before it.
-    layers: &'a [Option<&'a Overlay>],
+    layers: &'a [Option<&'a WriteOverlay>],
     /// This commit's writes, in the order made; `None` deletes.
     ops: Vec<Op>,
     pub commit: &'a Commit,
@@ -314,7 +314,7 @@ impl Folder {
     fn fold(
         &mut self,
         commit: &Commit,
-        layers: &[Option<&Overlay>],
+        layers: &[Option<&WriteOverlay>],
         seen: Option<&Seen>,
     ) -> Result<Option<Folded>> {
         let seq = commit.seq;
@@ -441,7 +441,7 @@ impl Folder {
     /// the database. Each batch carries the checkpoints of the last commit it holds, and the
     /// batches are written in order.
     fn catch_up_bulk(&mut self, until: Seq, each: &mut impl FnMut(Seq)) -> Result<()> {
-        let mut current = Overlay::default();
+        let mut current = WriteOverlay::default();
         let mut writing: Option<Writing> = None;
         let mut due = vec![false; self.projections.len()];
         let mut last = None;
@@ -488,7 +488,7 @@ impl Folder {
     /// write before it has finished.
     fn write_behind(
         &self,
-        overlay: Overlay,
+        overlay: WriteOverlay,
         due: &[bool],
         seq: Seq,
         before: Option<Writing>,
@@ -534,7 +534,7 @@ impl Folder {
 
 /// An overlay being written by its own thread.
 struct Writing {
-    overlay: Arc<Overlay>,
+    overlay: Arc<WriteOverlay>,
     /// The last commit it holds.
     seq: Seq,
     thread: std::thread::JoinHandle<Result<()>>,
@@ -553,7 +553,7 @@ impl Writing {
 /// The items a fold from the log's start has met.
 type Seen = std::collections::HashSet<Id, foldhash::fast::RandomState>;
 
-/// A catch-up at least this many commits long folds through an [`Overlay`].
+/// A catch-up at least this many commits long folds through an [`WriteOverlay`].
 const BULK_FROM_COMMITS: u64 = 64;
 
 /// An overlay is written once its keys and values reach this many bytes.

@@ -1,5 +1,5 @@
 //! The writes folding produces before they reach RocksDB: one commit's [`Op`]s, and the
-//! [`Overlay`] that gathers many commits' writes in a long catch-up so they can be written as one
+//! [`WriteOverlay`] that gathers many commits' writes in a long catch-up so they can be written as one
 //! sorted batch.
 
 use std::collections::HashMap;
@@ -35,7 +35,7 @@ type Family = HashMap<Vec<u8>, Option<Vec<u8>>, RandomState>;
 /// The read models' writes of many commits, the last write of each key winning, held in memory
 /// until written as one sorted batch.
 #[derive(Default)]
-pub(crate) struct Overlay {
+pub(crate) struct WriteOverlay {
     /// SipHash, std's default, cost as much as the rest of the overlay together; the keys are our
     /// own, so a fast hash is safe here.
     families: HashMap<&'static str, Family>,
@@ -43,10 +43,10 @@ pub(crate) struct Overlay {
     pub bytes: usize,
 }
 
-impl Overlay {
+impl WriteOverlay {
     /// An empty overlay with room for as many keys per family as this one holds, so the next
     /// overlay of a catch-up does not grow its tables step by step.
-    pub fn empty_like(&self) -> Overlay {
+    pub fn empty_like(&self) -> WriteOverlay {
         let families = self
             .families
             .iter()
@@ -57,7 +57,7 @@ impl Overlay {
                 )
             })
             .collect();
-        Overlay { families, bytes: 0 }
+        WriteOverlay { families, bytes: 0 }
     }
 
     /// `Some(None)` when the overlay deletes the key, `None` when it does not hold it.

@@ -15,9 +15,9 @@ use catalog_schemas::types::TypeRegistry;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::after_merge::AfterMerge;
 use crate::duplicates;
 use crate::error::Result;
-use crate::overlay::Overlay;
 use crate::paths::{self, PathPlan};
 use crate::schema_items;
 use crate::service::Workflow;
@@ -174,7 +174,7 @@ impl Check {
 
 /// Runs every check over the suggestion's items.
 pub(crate) fn run(wf: &Workflow, items: &Items) -> Result<Vec<Check>> {
-    let overlay = Overlay::new(wf, items);
+    let overlay = AfterMerge::new(wf, items);
     // One path plan serves both `duplicates` (where the other item will be) and `paths`.
     let plan = paths::plan(wf, &overlay, items)?;
     let types = overlay.types()?;
@@ -193,7 +193,7 @@ fn kept(items: &Items) -> impl Iterator<Item = (&SuggestedItem, &Value)> {
         .filter_map(|item| item.data.as_ref().map(|d| (item, d)))
 }
 
-fn schema(overlay: &Overlay<'_>, types: &TypeRegistry) -> Result<Check> {
+fn schema(overlay: &AfterMerge<'_>, types: &TypeRegistry) -> Result<Check> {
     let mut fails = Vec::new();
     for (item, data) in kept(overlay.items()) {
         if let Err(violations) = types.validate(item.ty, data) {
@@ -211,7 +211,7 @@ fn schema(overlay: &Overlay<'_>, types: &TypeRegistry) -> Result<Check> {
     ))
 }
 
-fn references(wf: &Workflow, overlay: &Overlay<'_>, types: &TypeRegistry) -> Result<Check> {
+fn references(wf: &Workflow, overlay: &AfterMerge<'_>, types: &TypeRegistry) -> Result<Check> {
     let items = overlay.items();
     let mut fails = Vec::new();
     let mut warns = Vec::new();
@@ -286,7 +286,7 @@ fn references(wf: &Workflow, overlay: &Overlay<'_>, types: &TypeRegistry) -> Res
 /// suggestion's own size.
 fn warn_dangling(
     wf: &Workflow,
-    overlay: &Overlay<'_>,
+    overlay: &AfterMerge<'_>,
     types: &TypeRegistry,
     deleted: &BTreeSet<Id>,
     warns: &mut Vec<Problem>,

@@ -204,7 +204,7 @@ impl Workflow {
             Ok(())
         })?;
         if let Some(stored) = last_stored {
-            let data = crate::overlay::stored_data(&stored)?;
+            let data = crate::after_merge::stored_data(&stored)?;
             last.order = catalog_schemas::refs::order_of(&data);
             last.position = data
                 .get("position")

@@ -158,7 +158,7 @@ pub(crate) fn warnings(
                 .filter(|other| !items.contains_key(other))
                 .collect();
             for stored in wf.inner.read_models.items(&named)? {
-                let data = crate::overlay::stored_data(&stored)?;
+                let data = crate::after_merge::stored_data(&stored)?;
                 let Some(theirs) = Fingerprint::of(types.key_fields(*ty), &data) else {
                     continue;
                 };

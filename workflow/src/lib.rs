@@ -46,7 +46,8 @@
 //! - `revert`: undoing a merged suggestion with a new one ([`Reverted`]).
 //! - `restore`: a suggestion setting an item back to an earlier version.
 //! - `paths`: readable paths of a suggestion's items and their collisions.
-//! - `overlay`: the catalog as a suggestion would leave it, its kinds of item included.
+//! - `after_merge`: `AfterMerge`, the catalog as a suggestion would leave it, its kinds of item
+//!   included.
 //! - `schema_items`: what a suggestion's `schema` items define, and whether the catalog's items
 //!   still pass.
 //! - `organize`: organize plans (move, rename, merge, split, …) as one suggestion, their
@@ -59,6 +60,7 @@
 //! - `error`: [`Error`] and [`Conflict`].
 
 mod accounts;
+mod after_merge;
 mod against_main;
 mod bulk;
 mod checks;
@@ -80,7 +82,6 @@ mod main_item;
 mod merge3;
 mod merging;
 mod organize;
-mod overlay;
 mod paths;
 mod permissions;
 mod principal;

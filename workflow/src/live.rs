@@ -13,8 +13,8 @@ use serde_json::Value;
 
 use catalog_schemas::ItemType;
 
+use crate::after_merge::AfterMerge;
 use crate::error::{Error, Result};
-use crate::overlay::Overlay;
 use crate::permissions::{check_may_post_review, open_sets_only};
 use crate::principal::Principal;
 use crate::service::Workflow;
@@ -35,7 +35,7 @@ impl Workflow {
         let id = suggestion.id;
         {
             let items = self.suggestion_items(id)?;
-            if !open_sets_only(&Overlay::new(self, &items))? {
+            if !open_sets_only(&AfterMerge::new(self, &items))? {
                 return Ok(suggestion);
             }
         }
@@ -65,7 +65,7 @@ impl Workflow {
         let _lock = self.suggestion_lock(id.0)?;
         let mut suggestion = self.require_visible(Some(principal), id)?;
         let items = self.suggestion_items(id)?;
-        check_may_post_review(principal, &suggestion, &Overlay::new(self, &items))?;
+        check_may_post_review(principal, &suggestion, &AfterMerge::new(self, &items))?;
         if suggestion.status != Status::Merged
             || suggestion.post_review != Some(PostReview::Pending)
         {
@@ -98,7 +98,7 @@ impl Workflow {
         let (ItemType::TextPage, Some(new)) = (item.ty, &item.data) else {
             return Ok(false);
         };
-        let overlay = Overlay::new(self, &items);
+        let overlay = AfterMerge::new(self, &items);
         Ok(match overlay.main(item.id)? {
             Some((ItemType::TextPage, old)) => only_line_words_differ(&old, new),
             _ => false,

@@ -6,8 +6,8 @@ use catalog_projector::{Lookup, StoredItem};
 use catalog_schemas::{Id, ItemType};
 use serde_json::Value;
 
+use crate::after_merge::stored_data;
 use crate::error::{Error, Result};
-use crate::overlay::stored_data;
 use crate::service::Workflow;
 
 /// Children are read from the read models this many at a time.

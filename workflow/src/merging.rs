@@ -11,13 +11,13 @@
 use catalog_log_core::{Commit, Expect, NewChange, NewCommit, Seq};
 use serde::{Deserialize, Serialize};
 
+use crate::after_merge::AfterMerge;
 use crate::checks;
 use crate::clock::Timestamp;
-use crate::conversation::writer::Writer;
+use crate::conversation::writer::ActivityBatch;
 use crate::conversation::{EventKind, NewReview, ReviewDraft, ReviewId, Verdict};
 use crate::error::{Error, Result};
 use crate::kv::META;
-use crate::overlay::Overlay;
 use crate::paths;
 use crate::permissions::check_may_approve;
 use crate::principal::Principal;
@@ -218,7 +218,7 @@ impl Workflow {
         if items.is_empty() {
             return Err(Error::State(format!("suggestion {id} has no items")));
         }
-        check_may_approve(principal, &suggestion, &Overlay::new(self, &items))?;
+        check_may_approve(principal, &suggestion, &AfterMerge::new(self, &items))?;
         let review = ReviewDraft::check(review, &suggestion, &items)?;
         Ok(Deciding {
             _lock: lock,
@@ -235,7 +235,7 @@ impl Workflow {
         suggestion: &Suggestion,
         items: &Items,
     ) -> Result<NewCommit> {
-        let plan = paths::plan(self, &Overlay::new(self, items), items)?;
+        let plan = paths::plan(self, &AfterMerge::new(self, items), items)?;
         let changes = items
             .values()
             .map(|item| NewChange {
@@ -337,7 +337,7 @@ impl Workflow {
         suggestion.merged_commit = Some(commit.seq);
         suggestion.closed_at = Some(Timestamp::parse(&commit.at).unwrap_or_else(|| self.now()));
         // The approving review's note died with the process; the merge itself is recorded.
-        let mut w = Writer::new(self);
+        let mut w = ActivityBatch::new(self);
         w.state(
             None,
             &suggestion,

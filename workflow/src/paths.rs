@@ -9,9 +9,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use catalog_schemas::types::{PathRule, TypeRegistry};
 use catalog_schemas::{Id, ItemType};
 
+use crate::after_merge::AfterMerge;
 use crate::checks::Problem;
 use crate::error::Result;
-use crate::overlay::Overlay;
 use crate::service::Workflow;
 use crate::suggestions::{Items, SuggestedItem};
 
@@ -34,7 +34,7 @@ struct Claims<'a> {
 impl Claims<'_> {
     /// Who else holds `path`, if anyone: an earlier item of this suggestion, or an item of
     /// main that keeps it. Old paths that only redirect may be taken over.
-    fn holder(&self, overlay: &Overlay<'_>, path: &str, id: Id) -> Result<Option<Id>> {
+    fn holder(&self, overlay: &AfterMerge<'_>, path: &str, id: Id) -> Result<Option<Id>> {
         if let Some(&other) = self.claimed.get(path) {
             return Ok((other != id).then_some(other));
         }
@@ -72,7 +72,7 @@ impl Claims<'_> {
     /// Places one item; answers its path and, when taken by another, who holds it.
     fn place(
         &mut self,
-        overlay: &Overlay<'_>,
+        overlay: &AfterMerge<'_>,
         item: &SuggestedItem,
     ) -> Result<(Option<String>, Option<Id>)> {
         self.settled.insert(item.id);
@@ -111,7 +111,7 @@ fn path_field(types: &TypeRegistry, ty: ItemType) -> String {
 /// Paths for every item of the suggestion. Items that move away or are deleted are settled
 /// first so their old paths are free for the rest; existing events keep their numbers before
 /// new events are numbered after them.
-pub(crate) fn plan(wf: &Workflow, overlay: &Overlay<'_>, items: &Items) -> Result<PathPlan> {
+pub(crate) fn plan(wf: &Workflow, overlay: &AfterMerge<'_>, items: &Items) -> Result<PathPlan> {
     let mut order: Vec<&SuggestedItem> = items.values().collect();
     order.sort_by_key(|item| {
         (
@@ -150,7 +150,7 @@ pub(crate) fn plan(wf: &Workflow, overlay: &Overlay<'_>, items: &Items) -> Resul
 /// The path of one item, judged against main only (cheap enough to answer every put).
 pub(crate) fn path_of(
     wf: &Workflow,
-    overlay: &Overlay<'_>,
+    overlay: &AfterMerge<'_>,
     item: &SuggestedItem,
 ) -> Result<Option<String>> {
     let mut claims = Claims {

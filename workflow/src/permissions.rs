@@ -11,9 +11,9 @@ use std::collections::BTreeSet;
 use catalog_schemas::{Id, ItemType};
 use serde_json::Value;
 
+use crate::after_merge::AfterMerge;
 use crate::error::{Error, Result};
 use crate::handle::Handle;
-use crate::overlay::Overlay;
 use crate::principal::Principal;
 use crate::suggestions::{PostReview, Status, SuggestedItem, Suggestion};
 
@@ -36,7 +36,7 @@ pub(crate) fn sets_of(data: &Value) -> Vec<Id> {
 }
 
 /// Every set the suggestion touches: those its items belong to now and those they will.
-pub(crate) fn touched_sets(overlay: &Overlay<'_>) -> Result<BTreeSet<Id>> {
+pub(crate) fn touched_sets(overlay: &AfterMerge<'_>) -> Result<BTreeSet<Id>> {
     let mut sets = BTreeSet::new();
     for item in overlay.items().values() {
         if let Some(data) = &item.data {
@@ -51,7 +51,7 @@ pub(crate) fn touched_sets(overlay: &Overlay<'_>) -> Result<BTreeSet<Id>> {
 
 /// The handles keeping a set, as main has it (a suggestion cannot make its author a keeper:
 /// changes to sets need a steward anyway).
-pub(crate) fn keepers_of(overlay: &Overlay<'_>, set: Id) -> Result<Vec<String>> {
+pub(crate) fn keepers_of(overlay: &AfterMerge<'_>, set: Id) -> Result<Vec<String>> {
     Ok(match overlay.main(set)? {
         Some((ItemType::Set, data)) => data
             .get("keepers")
@@ -68,7 +68,7 @@ pub(crate) fn keepers_of(overlay: &Overlay<'_>, set: Id) -> Result<Vec<String>> 
 }
 
 /// True when `handle` keeps `set`.
-pub(crate) fn is_keeper(overlay: &Overlay<'_>, set: Id, handle: &Handle) -> Result<bool> {
+pub(crate) fn is_keeper(overlay: &AfterMerge<'_>, set: Id, handle: &Handle) -> Result<bool> {
     Ok(keepers_of(overlay, set)?
         .iter()
         .any(|h| h == handle.as_str()))
@@ -76,7 +76,7 @@ pub(crate) fn is_keeper(overlay: &Overlay<'_>, set: Id, handle: &Handle) -> Resu
 
 /// The keepers of every set the suggestion touches, each once, in the order first named
 /// (handles that are not valid handles left out).
-pub(crate) fn keepers_of_touched_sets(overlay: &Overlay<'_>) -> Result<Vec<Handle>> {
+pub(crate) fn keepers_of_touched_sets(overlay: &AfterMerge<'_>) -> Result<Vec<Handle>> {
     let mut out: Vec<Handle> = Vec::new();
     for set in touched_sets(overlay)? {
         for keeper in keepers_of(overlay, set)? {
@@ -91,7 +91,7 @@ pub(crate) fn keepers_of_touched_sets(overlay: &Overlay<'_>) -> Result<Vec<Handl
 }
 
 /// The first item of the suggestion that is, or will be, of a type only stewards may approve.
-fn steward_only_item<'o>(overlay: &'o Overlay<'_>) -> Result<Option<&'o SuggestedItem>> {
+fn steward_only_item<'o>(overlay: &'o AfterMerge<'_>) -> Result<Option<&'o SuggestedItem>> {
     for item in overlay.items().values() {
         let main_ty = overlay.main(item.id)?.map(|(ty, _)| ty);
         if steward_only(item.ty) || main_ty.is_some_and(steward_only) {
@@ -105,7 +105,7 @@ fn steward_only_item<'o>(overlay: &'o Overlay<'_>) -> Result<Option<&'o Suggeste
 pub(crate) fn check_may_approve(
     principal: &Principal,
     suggestion: &Suggestion,
-    overlay: &Overlay<'_>,
+    overlay: &AfterMerge<'_>,
 ) -> Result<()> {
     principal.require_write()?;
     if principal.steward {
@@ -137,7 +137,7 @@ pub(crate) fn check_may_approve(
 
 /// True when the suggestion touches at least one set, changes no set or schema, and every set
 /// it touches has `policy: open`.
-pub(crate) fn open_sets_only(overlay: &Overlay<'_>) -> Result<bool> {
+pub(crate) fn open_sets_only(overlay: &AfterMerge<'_>) -> Result<bool> {
     if steward_only_item(overlay)?.is_some() {
         return Ok(false);
     }
@@ -164,7 +164,7 @@ pub(crate) fn open_sets_only(overlay: &Overlay<'_>) -> Result<bool> {
 pub(crate) fn check_may_post_review(
     principal: &Principal,
     suggestion: &Suggestion,
-    overlay: &Overlay<'_>,
+    overlay: &AfterMerge<'_>,
 ) -> Result<()> {
     principal.require_write()?;
     if principal.steward {
@@ -182,7 +182,7 @@ pub(crate) fn check_may_post_review(
 fn require_keeper_of_all(
     principal: &Principal,
     suggestion: &Suggestion,
-    overlay: &Overlay<'_>,
+    overlay: &AfterMerge<'_>,
     what: &str,
 ) -> Result<()> {
     let sets = touched_sets(overlay)?;

@@ -9,7 +9,7 @@
 
 use std::sync::atomic::Ordering;
 
-use crate::conversation::writer::Writer;
+use crate::conversation::writer::ActivityBatch;
 use crate::error::{Error, Result};
 use crate::handle::Handle;
 use crate::kv::Batch;
@@ -73,7 +73,7 @@ impl Counted {
         batch.set_counter(&self.name, self.value)
     }
 
-    pub(crate) fn write_with(self, w: &mut Writer<'_>) -> Result<()> {
+    pub(crate) fn write_with(self, w: &mut ActivityBatch<'_>) -> Result<()> {
         w.set_counter(&self.name, self.value)
     }
 }

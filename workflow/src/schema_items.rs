@@ -14,9 +14,9 @@ use std::sync::Arc;
 use catalog_schemas::ItemType;
 use catalog_schemas::types::{TypeDef, TypeRegistry};
 
+use crate::after_merge::{AfterMerge, stored_data};
 use crate::checks::Problem;
 use crate::error::Result;
-use crate::overlay::{Overlay, stored_data};
 use crate::suggestions::{Items, SuggestedItem};
 
 impl crate::service::Workflow {
@@ -55,7 +55,7 @@ pub(crate) fn registry_after(main: Arc<TypeRegistry>, items: &Items) -> Arc<Type
 }
 
 /// The `schema` check's problems with the suggestion's schema items.
-pub(crate) fn problems(overlay: &Overlay<'_>) -> Result<Vec<Problem>> {
+pub(crate) fn problems(overlay: &AfterMerge<'_>) -> Result<Vec<Problem>> {
     let items = overlay.items();
     let mut out = Vec::new();
     let main = overlay.main_types()?;
@@ -103,7 +103,7 @@ pub(crate) fn problems(overlay: &Overlay<'_>) -> Result<Vec<Problem>> {
 /// Items of `def`'s kind the catalog keeps that its new schema would refuse: the first
 /// [`FAILING_LISTED`], then one problem saying there are more.
 fn still_pass(
-    overlay: &Overlay<'_>,
+    overlay: &AfterMerge<'_>,
     def: &TypeDef,
     schema_item: &SuggestedItem,
     out: &mut Vec<Problem>,
@@ -158,7 +158,7 @@ fn still_pass(
 /// Deleting the schema item of a kind the catalog still has items of would leave them of no
 /// kind: refused while any is kept.
 fn left_behind(
-    overlay: &Overlay<'_>,
+    overlay: &AfterMerge<'_>,
     ty: ItemType,
     schema_item: &SuggestedItem,
     out: &mut Vec<Problem>,

@@ -11,13 +11,13 @@ use catalog_schemas::{Id, ItemType};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::after_merge::AfterMerge;
 use crate::checks::{self, Check};
 use crate::clock::Timestamp;
 use crate::conversation::EventKind;
 use crate::error::{Error, Result};
 use crate::handle::Handle;
 use crate::kv::{COUNTERS, REVERTS, SUGGESTION_ITEMS, SUGGESTIONS};
-use crate::overlay::Overlay;
 use crate::paths;
 use crate::principal::Principal;
 use crate::service::Workflow;
@@ -461,7 +461,7 @@ impl Workflow {
                 }
             }
         }
-        let overlay = Overlay::new(self, &near);
+        let overlay = AfterMerge::new(self, &near);
         let path = paths::path_of(self, &overlay, &item)?;
         Ok(ItemView {
             id: item.id,
@@ -643,7 +643,7 @@ impl Workflow {
         let was = suggestion.status;
         suggestion.status = Status::Withdrawn;
         suggestion.closed_at = Some(self.now());
-        let mut w = crate::conversation::writer::Writer::new(self);
+        let mut w = crate::conversation::writer::ActivityBatch::new(self);
         w.state(Some(principal), &suggestion, EventKind::Withdrawn, None)?;
         if was == Status::Draft {
             for counted in self.count_draft_closed(&suggestion.author, suggestion.id)? {
@@ -659,7 +659,7 @@ impl Workflow {
     pub fn get(&self, id: SuggestionId) -> Result<SuggestionView> {
         let suggestion = self.require_suggestion(id)?;
         let items = self.suggestion_items(id)?;
-        let overlay = Overlay::new(self, &items);
+        let overlay = AfterMerge::new(self, &items);
         let plan = paths::plan(self, &overlay, &items)?;
         let items = items
             .into_values()

@@ -23,7 +23,7 @@ use crate::suggestions::{Items, Suggestion};
 use super::reviews::ReviewId;
 use super::text;
 use super::timeline::{Entry, EventKind};
-use super::writer::{COMMENT_COUNTER, Writer};
+use super::writer::{ActivityBatch, COMMENT_COUNTER};
 
 /// A comment body: 1-10000 characters once surrounding white space is trimmed.
 pub(crate) const MAX_BODY_CHARS: usize = 10_000;
@@ -219,7 +219,7 @@ impl Workflow {
         audience.mentions(&body);
         let looked = self.look_up(&[body.as_str()], audience.handles())?;
 
-        let mut w = Writer::after(self, looked);
+        let mut w = ActivityBatch::after(self, looked);
         if let Some(counted) = self.count_daily(principal, crate::quotas::Daily::Comments)? {
             counted.write_with(&mut w)?;
         }
@@ -287,7 +287,7 @@ impl Workflow {
         let body = check_body("body", body)?;
         let newly = text::mentions(&body);
         let looked = self.look_up(&[], &newly)?;
-        let mut w = Writer::after(self, looked);
+        let mut w = ActivityBatch::after(self, looked);
         let mut record = self.require_comment(id)?;
         if record.author != principal.handle {
             return Err(Error::Forbidden(format!(
@@ -318,7 +318,7 @@ impl Workflow {
     /// Hides a comment: its author or a steward may. Hiding a hidden comment changes nothing.
     pub fn hide_comment(&self, principal: &Principal, id: CommentId) -> Result<Comment> {
         principal.require_write()?;
-        let mut w = Writer::new(self);
+        let mut w = ActivityBatch::new(self);
         let mut record = self.require_comment(id)?;
         if record.author != principal.handle && !principal.steward {
             return Err(Error::Forbidden(format!(
@@ -363,7 +363,7 @@ impl Workflow {
                 principal.handle
             )));
         }
-        let mut w = Writer::new(self);
+        let mut w = ActivityBatch::new(self);
         // Read again under the writer's lock: an edit or hide may have landed meanwhile.
         let mut record = self.require_comment(id)?;
         if record.resolved != resolved {
@@ -457,7 +457,7 @@ impl Workflow {
     }
 }
 
-impl Writer<'_> {
+impl ActivityBatch<'_> {
     pub(crate) fn put_comment(&mut self, record: &CommentRecord) -> Result<()> {
         self.put(COMMENTS, &record.id.key(), record)?;
         let index = [record.subject.key(), record.id.key().to_vec()].concat();

@@ -7,7 +7,7 @@ use crate::service::Workflow;
 use crate::suggestions::{Status, Suggestion, SuggestionId, check_description, check_title};
 
 use super::timeline::EventKind;
-use super::writer::Writer;
+use super::writer::ActivityBatch;
 
 /// What to change; `description: Some(None)` clears it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -51,7 +51,7 @@ impl Workflow {
                 suggestion.status
             )));
         }
-        let mut w = Writer::new(self);
+        let mut w = ActivityBatch::new(self);
         if let Some(title) = title
             && title != suggestion.title
         {

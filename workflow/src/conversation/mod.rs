@@ -2,7 +2,7 @@
 //! pages), reviews, review requests, title and description changes, the timeline, and the review
 //! view.
 //!
-//! Every action here writes through one [`writer::Writer`]: the suggestion's new state (when it
+//! Every action here writes through one [`writer::ActivityBatch`]: the suggestion's new state (when it
 //! has one), its timeline entries and the inbox lines it produces go into one batch. The state
 //! changes that `suggestions` and `merging` make (submit, approve, send back, withdraw) record
 //! their events through the same writer.
@@ -39,8 +39,8 @@ pub use view::{ChangeAction, FieldChange, ItemChange, REVIEW_VIEW_ITEMS, ReviewV
 
 pub(crate) use reviews::ReviewDraft;
 
+use crate::after_merge::AfterMerge;
 use crate::error::Result;
-use crate::overlay::Overlay;
 use crate::permissions::check_may_approve;
 use crate::principal::Principal;
 use crate::service::Workflow;
@@ -77,6 +77,6 @@ impl Workflow {
             return Ok(true);
         }
         let items = self.suggestion_items(suggestion.id)?;
-        Ok(check_may_approve(principal, suggestion, &Overlay::new(self, &items)).is_ok())
+        Ok(check_may_approve(principal, suggestion, &AfterMerge::new(self, &items)).is_ok())
     }
 }

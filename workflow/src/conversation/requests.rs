@@ -7,12 +7,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::after_merge::AfterMerge;
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::handle::Handle;
 use crate::inbox::{Audience, Reason};
 use crate::kv::REVIEW_REQUESTS;
-use crate::overlay::Overlay;
 use crate::permissions::{check_may_approve, keepers_of_touched_sets};
 use crate::principal::Principal;
 use crate::service::Workflow;
@@ -20,7 +20,7 @@ use crate::subject::Subject;
 use crate::suggestions::{Items, Status, Suggestion, SuggestionId};
 
 use super::timeline::EventKind;
-use super::writer::Writer;
+use super::writer::ActivityBatch;
 
 /// The most people one request may ask.
 pub(crate) const MAX_REVIEWERS: usize = 25;
@@ -90,7 +90,7 @@ impl Workflow {
                 wanted.push(handle.clone());
             }
         }
-        let mut w = Writer::new(self);
+        let mut w = ActivityBatch::new(self);
         w.ask(Some(principal), &suggestion, &wanted, false)?;
         w.finish()?;
         self.review_requests(id)
@@ -116,7 +116,7 @@ impl Workflow {
                 "@{handle} is not asked to review suggestion {id}"
             )));
         }
-        let mut w = Writer::new(self);
+        let mut w = ActivityBatch::new(self);
         w.delete(REVIEW_REQUESTS, &key)?;
         w.event(
             id,
@@ -149,7 +149,7 @@ impl Workflow {
         if principal.handle == suggestion.author || principal.steward {
             return Ok(());
         }
-        check_may_approve(principal, suggestion, &Overlay::new(self, items)).map_err(|_| {
+        check_may_approve(principal, suggestion, &AfterMerge::new(self, items)).map_err(|_| {
             Error::Forbidden(format!(
                 "@{} may not ask for reviews of suggestion {}: its author, its keepers and stewards may",
                 principal.handle, suggestion.id
@@ -176,7 +176,7 @@ impl Workflow {
         } else {
             self.keepers_to_ask(suggestion, items)?
         };
-        let mut w = Writer::new(self);
+        let mut w = ActivityBatch::new(self);
         w.save_suggestion(suggestion)?;
         // A draft sent for review no longer counts towards its author's open drafts.
         if closes_draft {
@@ -196,7 +196,7 @@ impl Workflow {
     /// The keepers of every set the suggestion touches who have an account, but not its author.
     fn keepers_to_ask(&self, suggestion: &Suggestion, items: &Items) -> Result<Vec<Handle>> {
         let mut out = Vec::new();
-        for handle in keepers_of_touched_sets(&Overlay::new(self, items))? {
+        for handle in keepers_of_touched_sets(&AfterMerge::new(self, items))? {
             if handle != suggestion.author && self.account_by_handle(&handle)?.is_some() {
                 out.push(handle);
             }
@@ -216,7 +216,7 @@ fn require_reviewable(suggestion: &Suggestion) -> Result<()> {
     }
 }
 
-impl Writer<'_> {
+impl ActivityBatch<'_> {
     /// Asks each of `handles` (those already asked are left as they are), records it on the
     /// timeline, and tells each one's inbox. `by` is `None` when the service asks on its own.
     pub(crate) fn ask(

@@ -26,7 +26,7 @@ use super::comments::{
 };
 use super::text;
 use super::timeline::Entry;
-use super::writer::{COMMENT_COUNTER, Looked, REVIEW_COUNTER, Writer};
+use super::writer::{ActivityBatch, COMMENT_COUNTER, Looked, REVIEW_COUNTER};
 
 /// The most field comments one review may carry.
 pub(crate) const MAX_FIELD_COMMENTS: usize = 100;
@@ -262,7 +262,7 @@ impl Workflow {
         }
         let draft = ReviewDraft::check(new, &suggestion, &self.suggestion_items(id)?)?;
         let looked = self.look_up_review(&draft)?;
-        let mut w = Writer::after(self, looked);
+        let mut w = ActivityBatch::after(self, looked);
         let written = w.review(principal, &suggestion, draft)?;
         let subject = Subject::Changeset(id);
         w.notify(principal, &subject, &written.audience, written.detail)?;
@@ -369,7 +369,7 @@ pub(crate) struct WrittenReview {
     pub detail: Value,
 }
 
-impl Writer<'_> {
+impl ActivityBatch<'_> {
     /// Writes a review with its field comments, puts it on the timeline and fulfils the
     /// reviewer's request to review. The author and the other participants are to be told.
     pub(crate) fn review(

@@ -13,7 +13,7 @@ use crate::suggestions::Suggestion;
 
 use super::reviews::{ReviewDraft, ReviewId};
 use super::timeline::EventKind;
-use super::writer::Writer;
+use super::writer::ActivityBatch;
 
 impl Workflow {
     /// Saves a suggestion whose state `actor` just changed by a review, with the event saying
@@ -26,7 +26,7 @@ impl Workflow {
         draft: ReviewDraft,
     ) -> Result<ReviewId> {
         let looked = self.look_up_review(&draft)?;
-        let mut w = Writer::after(self, looked);
+        let mut w = ActivityBatch::after(self, looked);
         let written = w.review(actor, suggestion, draft)?;
         w.state(
             Some(actor),
@@ -39,7 +39,7 @@ impl Workflow {
     }
 }
 
-impl Writer<'_> {
+impl ActivityBatch<'_> {
     /// Saves the suggestion, records the event, and tells its author and participants.
     /// `actor: None` is the service itself (settling a merge after a crash): nobody is told then,
     /// since the person who merged was not there to see it land.

@@ -21,7 +21,7 @@ use crate::suggestions::{SuggestionId, ThreadNumber};
 use super::comments::{Comment, CommentId};
 use super::requests::ReviewRequest;
 use super::reviews::{Review, ReviewId};
-use super::writer::Writer;
+use super::writer::ActivityBatch;
 
 /// What happened to a suggestion, besides comments and reviews.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -113,7 +113,7 @@ pub struct Conversation {
     pub closes: Vec<ThreadNumber>,
 }
 
-impl Writer<'_> {
+impl ActivityBatch<'_> {
     /// Records an event done by `actor` (or by the service, with `None`).
     pub(crate) fn event(
         &mut self,

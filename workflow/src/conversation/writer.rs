@@ -65,7 +65,7 @@ impl Workflow {
     }
 }
 
-pub(crate) struct Writer<'a> {
+pub(crate) struct ActivityBatch<'a> {
     pub(crate) wf: &'a Workflow,
     batch: Batch<'a>,
     /// The next free number of each counter used so far (written back at the end).
@@ -82,15 +82,15 @@ pub(crate) struct Writer<'a> {
     _registry: MutexGuard<'a, ()>,
 }
 
-impl<'a> Writer<'a> {
-    pub(crate) fn new(wf: &'a Workflow) -> Writer<'a> {
-        Writer::after(wf, Looked::default())
+impl<'a> ActivityBatch<'a> {
+    pub(crate) fn new(wf: &'a Workflow) -> ActivityBatch<'a> {
+        ActivityBatch::after(wf, Looked::default())
     }
 
     /// A writer that uses what was `looked` up before the lock (see [`Looked`]).
-    pub(crate) fn after(wf: &'a Workflow, looked: Looked) -> Writer<'a> {
+    pub(crate) fn after(wf: &'a Workflow, looked: Looked) -> ActivityBatch<'a> {
         let guard = wf.registry_lock();
-        Writer {
+        ActivityBatch {
             wf,
             batch: wf.kv().batch(),
             counters: BTreeMap::new(),

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::accounts::AccountId;
 use crate::conversation::text;
-use crate::conversation::writer::{INBOX_COUNTER, INBOX_ORDER_COUNTER, Writer};
+use crate::conversation::writer::{ActivityBatch, INBOX_COUNTER, INBOX_ORDER_COUNTER};
 use crate::error::Result;
 use crate::handle::Handle;
 use crate::kv::{INBOX, INBOX_IDS, INBOX_UNREAD, decode_u64};
@@ -104,13 +104,13 @@ impl Workflow {
         audience: &Audience,
         detail: Value,
     ) -> Result<()> {
-        let mut w = Writer::new(self);
+        let mut w = ActivityBatch::new(self);
         w.notify(actor, subject, audience, detail)?;
         w.finish()
     }
 }
 
-impl Writer<'_> {
+impl ActivityBatch<'_> {
     pub(crate) fn notify(
         &mut self,
         actor: &Principal,

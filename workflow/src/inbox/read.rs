@@ -4,12 +4,12 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::after_merge::stored_data;
 use crate::clock::Timestamp;
-use crate::conversation::writer::Writer;
+use crate::conversation::writer::ActivityBatch;
 use crate::error::{Error, Result};
 use crate::handle::Handle;
 use crate::kv::{INBOX, INBOX_IDS, INBOX_UNREAD};
-use crate::overlay::stored_data;
 use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::subject::Subject;
@@ -171,7 +171,7 @@ impl Workflow {
     pub fn mark_inbox(&self, principal: &Principal, mark: &MarkInbox) -> Result<Marked> {
         principal.require_write()?;
         let account = principal.account;
-        let mut w = Writer::new(self);
+        let mut w = ActivityBatch::new(self);
         let lines: Vec<LineRecord> = match &mark.target {
             InboxTarget::Ids(ids) => {
                 if ids.is_empty() || ids.len() > MAX_MARK_IDS {

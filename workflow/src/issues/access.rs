@@ -6,9 +6,9 @@
 
 use catalog_projector::Lookup;
 
+use crate::after_merge::{AfterMerge, stored_data};
 use crate::error::Result;
 use crate::issues::record::Issue;
-use crate::overlay::{Overlay, stored_data};
 use crate::permissions::{is_keeper, sets_of};
 use crate::principal::Principal;
 use crate::service::Workflow;
@@ -36,7 +36,7 @@ impl Workflow {
             return Ok(false);
         };
         let none = Items::new();
-        let overlay = Overlay::new(self, &none);
+        let overlay = AfterMerge::new(self, &none);
         for set in sets_of(&stored_data(&stored)?) {
             if is_keeper(&overlay, set, &principal.handle)? {
                 return Ok(true);

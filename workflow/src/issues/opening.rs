@@ -4,12 +4,12 @@
 use catalog_projector::Lookup;
 use catalog_schemas::Id;
 
+use crate::after_merge::stored_data;
 use crate::error::{Error, Result};
 use crate::issues::record::{EntityRef, Issue, IssueId, ReportKind, ShownIssue};
 use crate::issues::timeline::{Happened, TimelineEvent};
 use crate::issues::{MAX_BODY_CHARS, MAX_TITLE_CHARS, optional_text};
 use crate::kv::ISSUES;
-use crate::overlay::stored_data;
 use crate::permissions::sets_of;
 use crate::principal::Principal;
 use crate::service::Workflow;

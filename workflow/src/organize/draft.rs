@@ -15,8 +15,8 @@ use serde_json::Value;
 use super::MAX_PLAN_ITEMS;
 use super::operation::Ref;
 use super::order::{self, Sibling};
+use crate::after_merge::stored_data;
 use crate::error::{Error, Result};
-use crate::overlay::stored_data;
 use crate::service::Workflow;
 use crate::suggestions::{Items, SuggestedItem};
 

@@ -42,8 +42,8 @@ pub use operation::{MAX_ITEMS, Operation, Placement, Ref, Selection};
 pub use preview::{ChangeKind, Preview, PreviewItem, Version};
 pub use tree::{MAX_DEPTH, NodeKind, Tree, TreeCounts, TreeNode};
 
+use crate::after_merge::AfterMerge;
 use crate::error::{Error, Result};
-use crate::overlay::Overlay;
 use crate::permissions::check_may_approve;
 use crate::principal::Principal;
 use crate::service::Workflow;
@@ -108,7 +108,7 @@ impl Workflow {
             &built.items,
         )?;
         let may_approve =
-            match check_may_approve(principal, &suggestion, &Overlay::new(self, &built.items)) {
+            match check_may_approve(principal, &suggestion, &AfterMerge::new(self, &built.items)) {
                 Ok(()) => true,
                 Err(Error::Forbidden(_)) => false,
                 Err(e) => return Err(e),

@@ -9,8 +9,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::draft::{Draft, Main};
+use crate::after_merge::AfterMerge;
 use crate::error::Result;
-use crate::overlay::Overlay;
 use crate::paths;
 use crate::suggestions::{Items, SuggestedItem};
 
@@ -70,7 +70,7 @@ pub(crate) fn finish(mut d: Draft<'_>) -> Result<Built> {
     carry_units_of_moved_works(&mut d)?;
 
     let items = std::mem::take(&mut d.items);
-    let overlay = Overlay::new(d.wf, &items);
+    let overlay = AfterMerge::new(d.wf, &items);
     let plan = paths::plan(d.wf, &overlay, &items)?;
     if let Some(&(id, ref path, holder)) = plan.clashing.first() {
         // When both claimants are the plan's, the later operation is the one that clashed.

@@ -12,8 +12,8 @@ use catalog_schemas::{Id, ItemType, OrderKey, refs};
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::after_merge::stored_data;
 use crate::error::{Error, Result};
-use crate::overlay::stored_data;
 use crate::service::Workflow;
 
 /// The deepest tree one request may ask for.

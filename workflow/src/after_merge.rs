@@ -15,7 +15,7 @@ use crate::suggestions::Items;
 
 /// Reads items as they will be after the merge, caching the read models' answers (a check
 /// may ask for the same set or work many times).
-pub(crate) struct Overlay<'a> {
+pub(crate) struct AfterMerge<'a> {
     wf: &'a Workflow,
     items: &'a Items,
     main: RefCell<HashMap<Id, Option<(ItemType, Value)>>>,
@@ -23,9 +23,9 @@ pub(crate) struct Overlay<'a> {
     types: OnceCell<Arc<TypeRegistry>>,
 }
 
-impl<'a> Overlay<'a> {
-    pub fn new(wf: &'a Workflow, items: &'a Items) -> Overlay<'a> {
-        Overlay {
+impl<'a> AfterMerge<'a> {
+    pub fn new(wf: &'a Workflow, items: &'a Items) -> AfterMerge<'a> {
+        AfterMerge {
             wf,
             items,
             main: RefCell::new(HashMap::new()),
@@ -76,7 +76,7 @@ impl<'a> Overlay<'a> {
         Ok(found)
     }
 
-    /// [`Overlay::after`] in the shape `paths::path_for` takes. A storage error reads as a
+    /// [`AfterMerge::after`] in the shape `paths::path_for` takes. A storage error reads as a
     /// missing item (the path then stays unset) and is logged.
     pub fn lookup(&self, id: Id) -> Option<(ItemType, Value)> {
         self.after(id).unwrap_or_else(|e| {
