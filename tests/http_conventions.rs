@@ -44,7 +44,8 @@ fn max_age(cache_control: &str, directive: &str) -> Option<u64> {
 
 /// Every answer these tests receive is checked against the served OpenAPI document
 /// (`common::conformance`); the check must refuse what the document does not describe, or a
-/// drift between answers and document would pass unseen.
+/// drift between answers and document would pass unseen: a wrong type, a missing or an undeclared
+/// field, a status or a route the document does not list.
 #[tokio::test]
 async fn the_document_check_refuses_what_the_document_does_not_describe() {
     let api = s().anon();
@@ -69,6 +70,13 @@ async fn the_document_check_refuses_what_the_document_does_not_describe() {
         .into_bytes();
     let refused = check.verdict(&missing).unwrap_err();
     assert!(refused.contains("path"), "{refused}");
+
+    let mut extra = item.clone();
+    let mut with_extra = item.json();
+    with_extra["withheld"] = json!("rights");
+    extra.body = with_extra.to_string().into_bytes();
+    let refused = check.verdict(&extra).unwrap_err();
+    assert!(refused.contains("withheld"), "{refused}");
 
     let mut undocumented = item.clone();
     undocumented.status = 418;

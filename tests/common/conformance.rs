@@ -7,7 +7,7 @@
 //! The document is fetched once per test binary: every server a test starts is the same binary,
 //! so it serves the same document.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use jsonschema::Validator;
@@ -32,6 +32,8 @@ pub struct Conformance {
     doc: Value,
     /// `(method, path template)` of every operation, literal templates first.
     operations: Vec<(String, String)>,
+    /// The document's components, closed (see [`closed`]).
+    closed_components: Value,
     /// Keyed by the JSON Pointer of the schema in the document.
     validators: Mutex<HashMap<String, Arc<Validator>>>,
 }
@@ -67,7 +69,9 @@ impl Conformance {
         // Fewer parameters first, so a literal segment wins (`/v1/inbox/count` before a
         // `/v1/inbox/{id}`).
         operations.sort_by_key(|(_, path)| path.matches('{').count());
+        let closed_components = closed(&doc["components"]);
         Conformance {
+            closed_components,
             doc,
             operations,
             validators: Mutex::new(HashMap::new()),
@@ -181,11 +185,20 @@ impl Conformance {
         // The schema's `$ref`s name `#/components/schemas/…`, so it is validated as the root of a
         // document that carries the components.
         let schema = self.doc.pointer(pointer).expect("the schema exists");
-        let root = json!({
+        let mut root = json!({
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "allOf": [schema],
-            "components": self.doc["components"],
+            "components": self.closed_components,
         });
+        // An answer's own fields are closed even when its schema is open as a part of another
+        // (an item is also a part of an event with recordings); a free-form object stays open.
+        let target = schema["$ref"]
+            .as_str()
+            .and_then(|r| self.doc.pointer(r.trim_start_matches('#')))
+            .unwrap_or(schema);
+        if target.get("properties").is_some() || target.get("allOf").is_some() {
+            root["unevaluatedProperties"] = Value::Bool(false);
+        }
         let validator = jsonschema::draft202012::options()
             .build(&root)
             .unwrap_or_else(|e| panic!("the document's schema {pointer} does not compile: {e}"));
@@ -193,6 +206,62 @@ impl Conformance {
         cache.insert(pointer.to_owned(), validator.clone());
         validator
     }
+}
+
+/// The components with every object schema that lists its properties closed to others
+/// (`unevaluatedProperties: false`), so an answer carrying a field the document does not declare
+/// fails as surely as one missing a required field. A schema that is a part of an `allOf` (a
+/// flattened field) stays open, and so do its alternatives: the whole it is part of is closed
+/// instead, and sees the properties of every part.
+fn closed(components: &Value) -> Value {
+    fn parts_named(v: &Value, found: &mut HashSet<String>) {
+        match v {
+            Value::Object(map) => {
+                for part in map
+                    .get("allOf")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    if let Some(name) = part["$ref"].as_str().and_then(|r| r.rsplit('/').next()) {
+                        found.insert(name.to_owned());
+                    }
+                }
+                map.values().for_each(|x| parts_named(x, found));
+            }
+            Value::Array(list) => list.iter().for_each(|x| parts_named(x, found)),
+            _ => {}
+        }
+    }
+    fn close(v: &mut Value, part: bool) {
+        let Value::Object(map) = v else {
+            if let Value::Array(list) = v {
+                list.iter_mut().for_each(|x| close(x, part));
+            }
+            return;
+        };
+        let whole = map.contains_key("allOf") || map.contains_key("properties");
+        if whole && !part && !map.contains_key("additionalProperties") {
+            map.entry("unevaluatedProperties")
+                .or_insert(Value::Bool(false));
+        }
+        for (key, child) in map.iter_mut() {
+            match key.as_str() {
+                "allOf" => close(child, true),
+                "oneOf" | "anyOf" => close(child, part),
+                _ => close(child, false),
+            }
+        }
+    }
+    let mut parts = HashSet::new();
+    parts_named(components, &mut parts);
+    let mut out = components.clone();
+    if let Some(schemas) = out.get_mut("schemas").and_then(Value::as_object_mut) {
+        for (name, schema) in schemas.iter_mut() {
+            close(schema, parts.contains(name));
+        }
+    }
+    out
 }
 
 /// A path template as one JSON Pointer token.
