@@ -42,6 +42,52 @@ fn max_age(cache_control: &str, directive: &str) -> Option<u64> {
     })
 }
 
+/// Every answer these tests receive is checked against the served OpenAPI document
+/// (`common::conformance`); the check must refuse what the document does not describe, or a
+/// drift between answers and document would pass unseen: a wrong type, a missing or an undeclared
+/// field, a status or a route the document does not list.
+#[tokio::test]
+async fn the_document_check_refuses_what_the_document_does_not_describe() {
+    let api = s().anon();
+    let id = any_item_id().await;
+    let item = api.get(&format!("/v1/entities/{id}")).await.expect(200);
+    let check = api.conformance().await;
+    assert_eq!(check.verdict(&item), Ok(()));
+
+    let mut wrong_type = item.clone();
+    wrong_type.body = json!({ "id": id, "type": "work", "path": null, "rev": "7", "data": {} })
+        .to_string()
+        .into_bytes();
+    let refused = check.verdict(&wrong_type).unwrap_err();
+    assert!(
+        refused.contains("/rev") && refused.contains(&id),
+        "{refused}"
+    );
+
+    let mut missing = item.clone();
+    missing.body = json!({ "id": id, "type": "work", "rev": 7, "data": {} })
+        .to_string()
+        .into_bytes();
+    let refused = check.verdict(&missing).unwrap_err();
+    assert!(refused.contains("path"), "{refused}");
+
+    let mut extra = item.clone();
+    let mut with_extra = item.json();
+    with_extra["withheld"] = json!("rights");
+    extra.body = with_extra.to_string().into_bytes();
+    let refused = check.verdict(&extra).unwrap_err();
+    assert!(refused.contains("withheld"), "{refused}");
+
+    let mut undocumented = item.clone();
+    undocumented.status = 418;
+    let refused = check.verdict(&undocumented).unwrap_err();
+    assert!(refused.contains("418"), "{refused}");
+
+    let mut unknown_route = item;
+    unknown_route.path = "/v1/no-such-route".into();
+    assert!(check.verdict(&unknown_route).is_err());
+}
+
 #[tokio::test]
 async fn malformed_ids_are_bad_requests_and_absent_ones_not_found() {
     let api = s().anon();

@@ -19,8 +19,8 @@
 //! - `http` — answers and cache classes, the ETag/304 layer, identity (auth + rate limit)
 //!   with the `Reader`/`Writer`/`SiteSession` extractors, the client's address, the limits on
 //!   every request (`guards`), the access log.
-//! - `openapi` — the document's frame (title, version, security schemes) and answer shapes;
-//!   `openapi_answers`, `openapi_issues` and `openapi_conversation` mirror the lower crates' records.
+//! - `openapi` — the document's frame (title, version, security schemes); the answer schemas are
+//!   derived from the answer types themselves (the lower crates' `utoipa` features).
 //! - `routes` — one module per area, each with `router()`: `about`, `entities`, `history`,
 //!   `lookup`, `dates`, `browse`, `commits`, `suggestions`, `conversation`, `comments` (talk pages and
 //!   single comments), `inbox`, `issues`, `organize`, `threads`, `account`.
@@ -33,9 +33,6 @@ mod extract;
 mod http;
 mod login_limits;
 mod openapi;
-mod openapi_answers;
-mod openapi_conversation;
-mod openapi_issues;
 mod ratelimit;
 mod routes;
 mod state;

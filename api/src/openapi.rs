@@ -1,9 +1,9 @@
-//! The frame of the OpenAPI document (title, version, security schemes) and the shapes of answers
-//! that are served from stored bytes, described here so the document can name them.
+//! The assembly of the OpenAPI document: its frame (title, version, security schemes) and the
+//! touches that need every route merged. The answer schemas are derived from the types that
+//! build the answers, here and in the lower crates (their `utoipa` features).
 
-use serde::Serialize;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
-use utoipa::{Modify, OpenApi, ToSchema};
+use utoipa::{Modify, OpenApi};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -14,7 +14,7 @@ use utoipa::{Modify, OpenApi, ToSchema};
         license(name = "AGPL-3.0-only", identifier = "AGPL-3.0-only")
     ),
     modifiers(&Security),
-    components(schemas(crate::error::ErrorBody, Item, ItemPage, Commit, Change))
+    components(schemas(crate::error::ErrorBody))
 )]
 pub(crate) struct ApiDoc;
 
@@ -50,8 +50,9 @@ pub(crate) fn finish(doc: &mut utoipa::openapi::OpenApi) {
 /// The refusals that come from the layers and extractors every route shares rather than from the
 /// handler, declared on each operation they can reach so that every answer is in the document:
 /// anything with parameters or a body may be `400` (unreadable), a path naming something `404`,
-/// a route taking identity `401` (no or bad token) and `403` (not allowed), a body `413`, and
-/// any route `429` (the rate limit runs before routing).
+/// a route taking identity `403` (not allowed), a body `413`, and any route `401` (a token or
+/// session that is unknown, revoked or expired is refused wherever it is sent, never read as
+/// anonymous), `429` (the rate limit runs before routing) and `500` (a fault of the service).
 struct SharedRefusals;
 
 impl Modify for SharedRefusals {
@@ -93,11 +94,17 @@ impl Modify for SharedRefusals {
                         "400",
                         "the request cannot be read",
                     ),
-                    (identity, "401", "no usable token or session"),
+                    (
+                        true,
+                        "401",
+                        "no usable token or session (an unknown, revoked or expired one is \
+                         refused on any route)",
+                    ),
                     (identity, "403", "not allowed to do this"),
                     (in_path, "404", "nothing by that name"),
                     (body, "413", "the body is larger than the limit"),
                     (true, "429", "too many requests"),
+                    (true, "500", "a fault of the service"),
                 ];
                 for (applies, status, description) in shared {
                     if applies {
@@ -131,65 +138,4 @@ impl Modify for DeprecatedCursorNames {
             }
         }
     }
-}
-
-/// A catalog item.
-#[derive(Serialize, ToSchema)]
-#[allow(dead_code)]
-pub(crate) struct Item {
-    #[schema(example = "cat-7k2m9q4x")]
-    id: String,
-    #[serde(rename = "type")]
-    ty: String,
-    path: Option<String>,
-    rev: u64,
-    /// The item's data, following its type's JSON Schema (see /v1/types).
-    #[schema(value_type = Object)]
-    data: serde_json::Value,
-    /// Set when the item's words are held back for rights.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    withheld: Option<String>,
-    /// On events: how many recordings it has.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    recordings: Option<u64>,
-}
-
-/// A page of items; pass `next` back as `cursor`.
-#[derive(Serialize, ToSchema)]
-#[allow(dead_code)]
-pub(crate) struct ItemPage {
-    items: Vec<Item>,
-    next: Option<String>,
-}
-
-/// One change of a commit.
-#[derive(Serialize, ToSchema)]
-#[allow(dead_code)]
-pub(crate) struct Change {
-    id: String,
-    #[serde(rename = "type")]
-    ty: String,
-    path: Option<String>,
-    rev: u64,
-    #[schema(value_type = Option<Object>)]
-    data: Option<serde_json::Value>,
-    #[serde(rename = "mergedInto", skip_serializing_if = "Option::is_none")]
-    merged_into: Option<String>,
-}
-
-/// One merge to main.
-#[derive(Serialize, ToSchema)]
-#[allow(dead_code)]
-pub(crate) struct Commit {
-    seq: u64,
-    at: String,
-    message: String,
-    #[serde(rename = "mergedBy")]
-    merged_by: String,
-    author: String,
-    changes: Vec<Change>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    suggestion: Option<u64>,
-    /// blake3 of the previous commit's hash and this commit's canonical bytes, hex.
-    hash: String,
 }

@@ -149,19 +149,23 @@ impl AppState {
         T: MayMerge + Serialize + Send + 'static,
     {
         let answer = self.workflow_call(call).await?;
-        if !answer.merged_not_yet_visible() {
-            return Answer::written(&answer, status);
-        }
-        let mut value = serde_json::to_value(&answer)
-            .map_err(|e| ApiError::Internal(format!("answer cannot be serialised: {e}")))?;
-        if let Some(object) = value.as_object_mut() {
-            object.insert(
-                "note".into(),
-                serde_json::Value::String(MERGED_NOT_YET_VISIBLE.into()),
-            );
-        }
-        Answer::written(&value, status)
+        let note = answer
+            .merged_not_yet_visible()
+            .then_some(MERGED_NOT_YET_VISIBLE);
+        Answer::written(&Merged { answer, note }, status)
     }
+}
+
+/// The answer to a write that may merge: what workflow answered, with a note when the merge was
+/// answered before reads showed its commit.
+#[derive(Serialize, utoipa::ToSchema)]
+pub(crate) struct Merged<T> {
+    #[serde(flatten)]
+    answer: T,
+    /// Only when the merge was answered before reads showed its commit: it is in the log, and
+    /// reads show it within moments.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<&'static str>,
 }
 
 /// An answer that may carry a suggestion just merged.

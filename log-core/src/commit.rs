@@ -16,12 +16,17 @@ pub const GENESIS_HASH: [u8; 32] = [0; 32];
 
 /// One item's new version inside a stored commit. `data: None` deletes the item.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct Change {
     pub id: Id,
     #[serde(rename = "type")]
+    #[cfg_attr(feature = "utoipa", schema(value_type = String))]
     pub ty: ItemType,
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub path: Option<String>,
     pub rev: Rev,
+    /// The item's new data; `null` deletes it.
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub data: Option<Value>,
     #[serde(
         rename = "mergedInto",
@@ -37,6 +42,7 @@ pub struct Change {
 /// canonical bytes (everything but `hash`) are a prefix of the served bytes — a mirror can
 /// check a commit by cutting `,"hash":"…"` off the JSON it received.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct Commit {
     pub seq: Seq,
     /// RFC 3339 UTC with milliseconds, e.g. `2026-11-21T14:07:38.123Z`.
@@ -150,15 +156,22 @@ pub(crate) fn chain_hash(prev: &[u8; 32], parts: &[&[u8]]) -> [u8; 32] {
 /// than a pointer into the commit: reading a version (the most common history read) is then one
 /// lookup, at the price of storing item data twice.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Revision {
     pub rev: Rev,
     pub id: Id,
     #[serde(rename = "type")]
+    #[cfg_attr(feature = "utoipa", schema(value_type = String))]
     pub ty: ItemType,
+    /// The commit that made this version.
     pub seq: Seq,
+    /// RFC 3339 UTC with milliseconds.
     pub at: String,
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub path: Option<String>,
+    /// The item's data; `null` when this version deleted it.
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub data: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub merged_into: Option<Id>,

@@ -44,7 +44,7 @@ pub use projections::outline::OutlinePart;
 pub use projections::paths::Resolved;
 pub use projections::sitemap::{SITEMAP_TYPES, SitemapEntry, SitemapIndexEntry, SitemapPage};
 pub use read::{Page, ReadModels};
-pub use record::{Lookup, StoredItem};
+pub use record::{ItemAnswer, Lookup, StoredItem};
 pub use worker::{Projector, ProjectorStatus, WorkerState};
 
 /// The projections' names, as `rebuild --projection` takes them.

@@ -106,13 +106,21 @@ pub enum Lookup {
     Missing,
 }
 
+// The bytes `StoredItem::json` holds are this type's JSON; its doc comments describe it in the
+// API's OpenAPI document.
+/// A catalog item.
 #[derive(Serialize)]
-struct Answer<'a> {
-    id: String,
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = Item))]
+pub struct ItemAnswer<'a> {
+    id: Id,
+    /// The item's type (see /v1/types).
     #[serde(rename = "type")]
     ty: &'a str,
+    #[cfg_attr(feature = "utoipa", schema(required))]
     path: Option<&'a str>,
-    rev: u64,
+    rev: Rev,
+    /// The item's data, following its type's JSON Schema (see /v1/types).
+    #[cfg_attr(feature = "utoipa", schema(value_type = Object))]
     data: &'a Value,
 }
 
@@ -124,11 +132,11 @@ pub(crate) fn answer(
     rev: Rev,
     data: &Value,
 ) -> (Vec<u8>, String) {
-    let json = serde_json::to_vec(&Answer {
-        id: id.to_string(),
+    let json = serde_json::to_vec(&ItemAnswer {
+        id,
         ty: ty.as_str(),
         path,
-        rev: rev.0,
+        rev,
         data,
     })
     .expect("a JSON value always serialises");

@@ -130,6 +130,21 @@ impl<'de> Deserialize<'de> for Id {
     }
 }
 
+/// Served as its text, so the document says string and shows the shape.
+#[cfg(feature = "utoipa")]
+impl utoipa::PartialSchema for Id {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .pattern(Some("^cat-[0-9a-hjkmnp-tv-z]{8}$"))
+            .examples(["cat-7k2m9q4x"])
+            .into()
+    }
+}
+
+#[cfg(feature = "utoipa")]
+impl utoipa::ToSchema for Id {}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;

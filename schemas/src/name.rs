@@ -7,6 +7,7 @@ use crate::SchemaError;
 
 /// `{ he, en? }`. Hebrew is always there (and never blank); English when known.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(try_from = "RawName")]
 pub struct Name {
     pub he: String,

@@ -1,11 +1,14 @@
 //! A thin HTTP client for the tests: every answer is kept whole (status,
-//! headers, bytes) so tests can compare bodies byte for byte and read headers.
+//! headers, bytes) so tests can compare bodies byte for byte and read headers, and every JSON
+//! answer is checked against the served OpenAPI document (`conformance`).
 
 use std::time::Duration;
 
 use reqwest::Method;
 use reqwest::header::HeaderMap;
 use serde_json::Value;
+
+use super::conformance;
 
 #[derive(Clone, Debug)]
 pub enum Auth {
@@ -176,6 +179,11 @@ impl Api {
         }
     }
 
+    /// The check every answer of this client passes (the served OpenAPI document).
+    pub async fn conformance(&self) -> &'static conformance::Conformance {
+        conformance::checker(&self.http, &self.base).await
+    }
+
     pub async fn get(&self, path: &str) -> Reply {
         self.send(Method::GET, path, &[], None).await
     }
@@ -268,13 +276,15 @@ impl Api {
         let status = resp.status().as_u16();
         let headers = resp.headers().clone();
         let body = resp.bytes().await?.to_vec();
-        Ok(Reply {
+        let reply = Reply {
             method,
             path: path.to_string(),
             status,
             headers,
             body,
-        })
+        };
+        self.conformance().await.check(&reply);
+        Ok(reply)
     }
 }
 

@@ -8,12 +8,14 @@
 //! Layout:
 //! - `mod.rs` — data directories, operator commands, server processes.
 //! - `http.rs` — a small HTTP client over reqwest that keeps status, headers and bytes.
+//! - `conformance.rs` — checks every JSON answer against the served OpenAPI document.
 //! - `flow.rs` — suggestion helpers (draft, put, submit, approve) and demo-catalog discovery.
 //! - `openapi.rs` — checks that routes and their parameters are in the OpenAPI document.
 //! - `measure.rs` — knobs from the environment, a seeded random source, latencies, RSS samples.
 
 #![allow(dead_code)] // each test file uses a different part of the harness
 
+pub mod conformance;
 pub mod flow;
 pub mod http;
 pub mod measure;

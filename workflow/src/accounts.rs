@@ -15,6 +15,7 @@ const COUNTER: &str = "account";
 
 /// An account's permanent number (handles may change later; this does not).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(transparent)]
 pub struct AccountId(pub u64);
 

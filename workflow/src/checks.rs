@@ -29,6 +29,7 @@ const MAX_LISTED: usize = 5;
 pub const MAX_PROBLEMS: usize = 100;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum CheckName {
     Schema,
@@ -63,6 +64,7 @@ impl fmt::Display for CheckName {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum CheckStatus {
     Pass,
@@ -73,6 +75,7 @@ pub enum CheckStatus {
 /// One thing a check found: the item, the field (a JSON Pointer into its data) and what is wrong
 /// with it, in words a person can act on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = CheckProblem))]
 pub struct Problem {
     pub id: Id,
     pub field: String,
@@ -102,19 +105,24 @@ impl fmt::Display for Problem {
 /// One check's verdict. `id` and `field` name the first problem's item and field (both `None`
 /// when the check passes); `problems` lists each problem, the first [`MAX_PROBLEMS`] of them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct Check {
     pub check: CheckName,
     pub status: CheckStatus,
     pub message: String,
     #[serde(default)]
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub id: Option<Id>,
     #[serde(default)]
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub field: Option<String>,
     #[serde(default)]
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub problems: Vec<Problem>,
     /// More problems were found than `problems` lists (more than [`MAX_PROBLEMS`]); a check
     /// may stop looking once it has found that many.
     #[serde(default)]
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub truncated: bool,
 }
 

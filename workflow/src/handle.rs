@@ -9,6 +9,7 @@ use crate::error::Error;
 
 /// A lowercase handle: a letter or digit, then 1-38 letters, digits, `_` or `-` (2-39 in all).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(transparent)]
 pub struct Handle(String);
 

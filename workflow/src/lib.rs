@@ -57,6 +57,8 @@
 //! - `quotas`: per-account quotas (open drafts, issues and comments a day), kept as counters.
 //! - `kv`: the column families and the versioned record encoding.
 //! - `clock`: injected time and [`Timestamp`].
+//! - `openapi` (feature `utoipa`): the OpenAPI schemas of the values serialised by hand; the
+//!   records and views derive theirs.
 //! - `error`: [`Error`] and [`Conflict`].
 
 mod accounts;
@@ -81,6 +83,8 @@ mod live;
 mod main_item;
 mod merge3;
 mod merging;
+#[cfg(feature = "utoipa")]
+mod openapi;
 mod organize;
 mod paths;
 mod permissions;

@@ -30,6 +30,7 @@ const MAX_DESCRIPTION_CHARS: usize = 10_000;
 
 /// A suggestion's permanent id (what `Commit.suggestion` holds).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(transparent)]
 pub struct SuggestionId(pub u64);
 
@@ -47,6 +48,7 @@ impl fmt::Display for SuggestionId {
 
 /// A number in the space shared by suggestions and issues, written `#12`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(transparent)]
 pub struct ThreadNumber(pub u64);
 
@@ -57,6 +59,7 @@ impl fmt::Display for ThreadNumber {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = SuggestionStatus))]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     Draft,
@@ -80,6 +83,7 @@ impl fmt::Display for Status {
 
 /// How a suggestion was made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = SuggestionKind))]
 #[serde(rename_all = "kebab-case")]
 pub enum Kind {
     /// Built item by item through the draft routes.
@@ -99,6 +103,7 @@ pub enum Kind {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum PostReview {
     Pending,
@@ -107,28 +112,37 @@ pub enum PostReview {
 
 /// A suggestion as the spec's Suggestion record, plus its thread number.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct Suggestion {
     pub id: SuggestionId,
     pub number: ThreadNumber,
     pub title: String,
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub description: Option<String>,
     pub author: Handle,
     pub status: Status,
     pub kind: Kind,
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub project_id: Option<u64>,
     /// The head of the log when the suggestion was made: what its changes were written against.
     pub base_commit: Seq,
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub merged_commit: Option<Seq>,
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub post_review: Option<PostReview>,
     pub checks: Vec<Check>,
     pub created_at: Timestamp,
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub submitted_at: Option<Timestamp>,
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub closed_at: Option<Timestamp>,
     /// Made with a `bot:` token: no keeper is asked to review it automatically.
     #[serde(default)]
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub bot: bool,
     /// The merged suggestion this one undoes (kind `revert`).
     #[serde(default)]
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub reverts: Option<SuggestionId>,
     /// Set only on the answer to a merge whose commit the read models had not shown when the
     /// merge stopped waiting for them: the commit is in the log, reads catch up shortly. Never
@@ -191,13 +205,18 @@ pub struct SuggestedItem {
 
 /// An item as it will be once the suggestion is merged.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = SuggestedItem))]
 pub struct ItemView {
     pub id: Id,
     #[serde(rename = "type")]
+    #[cfg_attr(feature = "utoipa", schema(value_type = String))]
     pub ty: ItemType,
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub path: Option<String>,
     /// The revision the change was written against (`null` for a new item).
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub rev: Option<Rev>,
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub data: Option<Value>,
     #[serde(rename = "mergedInto", skip_serializing_if = "Option::is_none")]
     pub merged_into: Option<Id>,
@@ -205,6 +224,7 @@ pub struct ItemView {
 
 /// A suggestion with its items.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = SuggestionWithItems))]
 pub struct SuggestionView {
     #[serde(flatten)]
     pub suggestion: Suggestion,
@@ -213,6 +233,7 @@ pub struct SuggestionView {
 
 /// The answer to making a draft.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = CreatedDraft))]
 pub struct Created {
     pub id: SuggestionId,
     pub number: ThreadNumber,

@@ -27,6 +27,7 @@ const INDEXED: &[u8] = b"threads-indexed";
 
 /// Which of the two kinds of conversation a number belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum ThreadKind {
     Suggestion,
@@ -75,11 +76,13 @@ pub enum ThreadState {
 
 /// A number as a reader sees it: which kind, its id, its title and where it stands.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct Thread {
     pub number: ThreadNumber,
     pub kind: ThreadKind,
     pub id: u64,
     /// `None` only for an issue opened without a title (reports may do that).
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub title: Option<String>,
     pub state: ThreadState,
 }

@@ -28,6 +28,7 @@ const BOT_PREFIX: &str = "bot:";
 pub const TOKENS_PER_ACCOUNT: usize = 100;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(transparent)]
 pub struct TokenId(pub u64);
 
@@ -45,6 +46,7 @@ impl fmt::Display for TokenId {
 
 /// A token as its owner sees it in a list (never its value).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct TokenInfo {
     pub id: TokenId,
@@ -53,8 +55,10 @@ pub struct TokenInfo {
     pub prefix: String,
     pub scopes: Scopes,
     pub created_at: Timestamp,
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub last_used_at: Option<Timestamp>,
     pub expires_at: Timestamp,
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub revoked_at: Option<Timestamp>,
 }
 

@@ -6,3 +6,4 @@ pub mod client_addr;
 pub mod conditional;
 pub mod guards;
 pub mod identity;
+pub mod spliced;

@@ -106,7 +106,6 @@ async fn logout(State(state): State<AppState>, session: SiteSession) -> Result<R
 
 #[derive(Serialize, ToSchema)]
 struct TokenList {
-    #[schema(value_type = Vec<crate::openapi_answers::TokenInfo>)]
     tokens: Vec<TokenInfo>,
 }
 
@@ -140,7 +139,6 @@ struct CreatedToken {
     /// The token itself, shown this once.
     token: String,
     #[serde(flatten)]
-    #[schema(value_type = crate::openapi_answers::TokenInfo)]
     info: TokenInfo,
 }
 
@@ -175,7 +173,7 @@ async fn create_token(
 /// Revokes a token; it stops working at once.
 #[utoipa::path(delete, path = "/v1/tokens/{id}", tag = "site",
     params(("id" = u64, Path, description = "token id")),
-    responses((status = 200, body = crate::openapi_answers::TokenInfo, description = "the revoked token"), (status = 404, body = ErrorBody)),
+    responses((status = 200, body = TokenInfo, description = "the revoked token"), (status = 404, body = ErrorBody)),
     security(("session" = [])))]
 async fn revoke_token(
     State(state): State<AppState>,

@@ -11,7 +11,7 @@ use utoipa_axum::routes;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, LimitRange, Path, Query};
 use crate::http::answer::{Answer, splice_list};
-use crate::openapi_answers::ItemList;
+use crate::http::spliced::ItemList;
 use crate::routes::entities::found;
 use crate::state::AppState;
 

@@ -4,7 +4,7 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use catalog_schemas::Id;
-use catalog_workflow::{CommentId, NewComment, Subject};
+use catalog_workflow::{Comment, CommentId, NewComment, Subject};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -14,7 +14,6 @@ use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, Json, OptionalJson, Path};
 use crate::http::answer::Answer;
 use crate::http::identity::{Reader, Writer};
-use crate::openapi_conversation::{Comment, TalkPage};
 use crate::state::AppState;
 
 pub(crate) fn router() -> OpenApiRouter<AppState> {
@@ -29,16 +28,18 @@ fn comment_id(raw: &str) -> Result<CommentId, ApiError> {
     Ok(CommentId(extract::number("comment id", raw, 1)?))
 }
 
-#[derive(Serialize)]
+/// An item's talk page.
+#[derive(Serialize, ToSchema)]
+#[schema(as = TalkPage)]
 struct Talk {
     entity: Id,
-    comments: Vec<catalog_workflow::Comment>,
+    comments: Vec<Comment>,
 }
 
 /// An item's talk page: its comments in the order written (hidden ones without their words).
 #[utoipa::path(get, path = "/v1/entities/{id}/talk", tag = "talk",
     params(("id" = String, Path, description = "item id")),
-    responses((status = 200, body = TalkPage), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = Talk), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn talk(
     State(state): State<AppState>,
     Reader(_who): Reader,

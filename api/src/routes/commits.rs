@@ -14,7 +14,7 @@ use crate::cursor::{ListKey, ListKind};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, LimitRange, Query};
 use crate::http::answer::{Answer, CacheClass, splice_list};
-use crate::openapi_answers::CommitPage;
+use crate::http::spliced::CommitPage;
 use crate::state::AppState;
 
 pub(crate) fn router() -> OpenApiRouter<AppState> {

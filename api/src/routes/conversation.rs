@@ -5,8 +5,8 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use catalog_schemas::Id;
 use catalog_workflow::{
-    Anchor, CommentId, Handle, NewComment, NewFieldComment, NewReview, Resolutions, Subject,
-    SuggestionEdit, Verdict,
+    Anchor, Comment, CommentId, Conversation, Handle, NewComment, NewFieldComment, NewReview,
+    Resolutions, Reviewed, Subject, Suggestion, SuggestionEdit, Verdict,
 };
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
@@ -18,9 +18,7 @@ use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, Json, Path};
 use crate::http::answer::Answer;
 use crate::http::identity::{Reader, Writer};
-use crate::openapi_answers::Suggestion;
-use crate::openapi_conversation::{AskedList, Comment, Conversation, ReviewOutcome};
-use crate::state::AppState;
+use crate::state::{AppState, Merged};
 
 pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -176,7 +174,7 @@ struct ReviewBody {
 /// `request_changes` sends it back (keepers of its sets and stewards); `comment` anyone may.
 #[utoipa::path(post, path = "/v1/suggestions/{id}/reviews", tag = "suggestions", request_body = ReviewBody,
     params(("id" = u64, Path, description = "suggestion id")),
-    responses((status = 201, body = ReviewOutcome, description = "the review and the suggestion"), (status = 400, body = ErrorBody),
+    responses((status = 201, body = Merged<Reviewed>, description = "the review and the suggestion"), (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
     security(("bearer" = []), ("session" = [])))]
@@ -221,7 +219,7 @@ struct ReviewRequestsBody {
 /// Asks people to review (the author, its keepers, stewards may ask).
 #[utoipa::path(post, path = "/v1/suggestions/{id}/review-requests", tag = "suggestions", request_body = ReviewRequestsBody,
     params(("id" = u64, Path, description = "suggestion id")),
-    responses((status = 200, body = AskedList, description = "who is asked now"), (status = 400, body = ErrorBody),
+    responses((status = 200, body = Asked, description = "who is asked now"), (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody)),
     security(("bearer" = []), ("session" = [])))]
@@ -245,7 +243,8 @@ async fn request_reviews(
         .await
 }
 
-#[derive(Serialize)]
+/// Who is asked to review and has not yet.
+#[derive(Serialize, ToSchema)]
 struct Asked {
     asked: Vec<catalog_workflow::ReviewRequest>,
 }
@@ -253,7 +252,7 @@ struct Asked {
 /// Takes back a request to review (whoever may ask, or the person asked).
 #[utoipa::path(delete, path = "/v1/suggestions/{id}/review-requests/{handle}", tag = "suggestions",
     params(("id" = u64, Path, description = "suggestion id"), ("handle" = String, Path, description = "who is no longer asked")),
-    responses((status = 200, body = AskedList, description = "who is asked now"), (status = 400, body = ErrorBody),
+    responses((status = 200, body = Asked, description = "who is asked now"), (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
     security(("bearer" = []), ("session" = [])))]
 async fn remove_review_request(

@@ -3,7 +3,7 @@
 use axum::extract::State;
 use axum::http::Uri;
 use catalog_log_core::Seq;
-use catalog_projector::{Lookup, Page, StoredItem};
+use catalog_projector::{ItemAnswer, Lookup, Page, StoredItem};
 use catalog_schemas::{Id, ItemType};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -15,8 +15,7 @@ use crate::cursor::{ListKey, ListKind};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, LimitRange, Path, Query};
 use crate::http::answer::{Answer, splice_list};
-use crate::openapi::{Item, ItemPage};
-use crate::openapi_answers::{ItemList, LinkedPage};
+use crate::http::spliced::{ItemList, ItemPage, LinkedPage};
 use crate::state::AppState;
 
 pub(crate) fn router() -> OpenApiRouter<AppState> {
@@ -148,7 +147,7 @@ struct OneQuery {
 /// One item, now or as of a commit.
 #[utoipa::path(get, path = "/v1/entities/{id}", tag = "items",
     params(("id" = String, Path, description = "item id"), OneQuery),
-    responses((status = 200, body = Item), (status = 400, body = ErrorBody),
+    responses((status = 200, body = ItemAnswer), (status = 400, body = ErrorBody),
         (status = 404, body = ErrorBody, description = "missing, deleted, or merged away (`detail.mergedInto`)")))]
 async fn one(
     State(state): State<AppState>,

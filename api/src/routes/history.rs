@@ -294,7 +294,7 @@ fn made_by_machine(data: &Value) -> bool {
 /// One stored version by its revision number.
 #[utoipa::path(get, path = "/v1/revisions/{rev}", tag = "items",
     params(("rev" = u64, Path, description = "revision number, from 1")),
-    responses((status = 200, body = crate::openapi_answers::Revision, description = "one stored version"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = Revision, description = "one stored version"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn revision(
     State(state): State<AppState>,
     Path(raw): Path<String>,

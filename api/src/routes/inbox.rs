@@ -3,7 +3,7 @@
 use axum::extract::State;
 use axum::http::{StatusCode, Uri};
 use catalog_workflow::{
-    InboxFilter, InboxQuery, InboxTarget, LineView, MarkInbox, Subject, Timestamp,
+    InboxFilter, InboxQuery, InboxTarget, LineView, MarkInbox, Marked, Subject, Timestamp,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -15,7 +15,6 @@ use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Json, LimitRange, Query};
 use crate::http::answer::Answer;
 use crate::http::identity::{SignedIn, Writer};
-use crate::openapi_conversation::{InboxCount, InboxList, InboxMarked};
 use crate::state::AppState;
 
 const INBOX_LIMIT: LimitRange = LimitRange::new(100, 50);
@@ -42,15 +41,18 @@ struct InboxParams {
     before: Option<String>,
 }
 
-#[derive(Serialize)]
+/// A page of an inbox, newest first.
+#[derive(Serialize, ToSchema)]
+#[schema(as = InboxList)]
 struct Lines {
     items: Vec<LineView>,
+    #[schema(required)]
     next: Option<String>,
 }
 
 /// Your inbox, newest first.
 #[utoipa::path(get, path = "/v1/inbox", tag = "inbox", params(InboxParams),
-    responses((status = 200, body = InboxList), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)),
+    responses((status = 200, body = Lines), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)),
     security(("bearer" = []), ("session" = [])))]
 async fn list(
     State(state): State<AppState>,
@@ -106,6 +108,11 @@ async fn list(
         .deprecated(q.before.is_some()))
 }
 
+#[derive(Serialize, ToSchema)]
+struct InboxCount {
+    unread: u64,
+}
+
 /// How many of your lines are unread.
 #[utoipa::path(get, path = "/v1/inbox/count", tag = "inbox",
     responses((status = 200, body = InboxCount), (status = 401, body = ErrorBody)),
@@ -114,7 +121,7 @@ async fn count(State(state): State<AppState>, SignedIn(who): SignedIn) -> Result
     state
         .workflow_read(move |wf| {
             let unread = wf.inbox_count(&who)?;
-            Ok(serde_json::json!({ "unread": unread }))
+            Ok(InboxCount { unread })
         })
         .await
 }
@@ -143,7 +150,7 @@ struct MarkBody {
 
 /// Marks lines read (or unread): give exactly one of `ids`, `subject` or `all: true`.
 #[utoipa::path(post, path = "/v1/inbox/read", tag = "inbox", request_body = MarkBody,
-    responses((status = 200, body = InboxMarked), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+    responses((status = 200, body = Marked), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
     security(("bearer" = []), ("session" = [])))]
 async fn mark(

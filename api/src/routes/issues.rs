@@ -4,7 +4,7 @@
 use axum::extract::State;
 use axum::http::{StatusCode, Uri};
 use catalog_schemas::Id;
-use catalog_workflow::{NewIssue, ReportKind, ThreadNumber, WantedState};
+use catalog_workflow::{IssueThread, NewIssue, ReportKind, ShownIssue, ThreadNumber, WantedState};
 use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -14,10 +14,9 @@ use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, Json, Path, Query};
 use crate::http::answer::Answer;
 use crate::http::identity::{Reader, Writer};
-use crate::openapi_issues::{Issue, IssueList, IssueThread};
 use crate::state::AppState;
 
-use listing::{ISSUES_LIMIT, IssueListQuery};
+use listing::{ISSUES_LIMIT, IssueListOut, IssueListQuery};
 
 mod listing;
 
@@ -60,7 +59,7 @@ struct NewIssueBody {
 
 /// Opens an issue.
 #[utoipa::path(post, path = "/v1/issues", tag = "issues", request_body = NewIssueBody,
-    responses((status = 201, body = Issue, description = "the issue"), (status = 400, body = ErrorBody),
+    responses((status = 201, body = ShownIssue, description = "the issue"), (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
     security(("bearer" = []), ("session" = [])))]
 async fn create(
@@ -83,7 +82,7 @@ async fn create(
 
 /// The issues the caller may read, newest first, with open and closed counts.
 #[utoipa::path(get, path = "/v1/issues", tag = "issues", params(IssueListQuery),
-    responses((status = 200, body = IssueList, description = "a page of issues"), (status = 400, body = ErrorBody)))]
+    responses((status = 200, body = IssueListOut, description = "a page of issues"), (status = 400, body = ErrorBody)))]
 async fn list(
     State(state): State<AppState>,
     Reader(who): Reader,
@@ -131,7 +130,7 @@ struct StateBody {
 /// Closes or reopens an issue: its author, keepers of its item's sets, and stewards.
 #[utoipa::path(post, path = "/v1/issues/{number}/state", tag = "issues", request_body = StateBody,
     params(("number" = u64, Path, description = "the issue's number")),
-    responses((status = 200, body = Issue, description = "the issue"), (status = 400, body = ErrorBody),
+    responses((status = 200, body = ShownIssue, description = "the issue"), (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody)),
     security(("bearer" = []), ("session" = [])))]

@@ -2,7 +2,7 @@
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use catalog_workflow::{MAX_DEPTH, Plan};
+use catalog_workflow::{MAX_DEPTH, Organized, Plan, Preview, Tree};
 use serde::Deserialize;
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
@@ -13,7 +13,6 @@ use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, Json, Query};
 use crate::http::answer::Answer;
 use crate::http::identity::Writer;
-use crate::openapi_answers::{CatalogTree, OrganizePreview, Organized};
 use crate::routes::entities::found;
 use crate::state::AppState;
 
@@ -47,7 +46,7 @@ fn depth(raw: Option<&str>) -> Result<u8, ApiError> {
 
 /// The catalog tree: the top-level sets, or one set or sefer, with counts of children and items.
 #[utoipa::path(get, path = "/v1/catalog/tree", tag = "organize", params(TreeQuery),
-    responses((status = 200, body = CatalogTree), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = Tree), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn tree(
     State(state): State<AppState>,
     Query(q): Query<TreeQuery>,
@@ -100,7 +99,7 @@ struct OrganizeBody {
 
 /// What a plan would do, item by item, before and after. Saves nothing.
 #[utoipa::path(post, path = "/v1/organize/preview", tag = "organize", request_body = PlanBody,
-    responses((status = 200, body = OrganizePreview), (status = 400, body = ErrorBody, description = "a bad operation: `detail` names its index and field"),
+    responses((status = 200, body = Preview), (status = 400, body = ErrorBody, description = "a bad operation: `detail` names its index and field"),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
     security(("bearer" = []), ("session" = [])))]
 async fn preview(

@@ -7,7 +7,9 @@
 use axum::extract::State;
 use axum::http::{StatusCode, Uri};
 use catalog_schemas::{Id, ItemType};
-use catalog_workflow::{PutItem, QuickFix, SuggestionId};
+use catalog_workflow::{
+    Created, ItemView, PutItem, QuickFix, ReviewView, Suggestion, SuggestionId,
+};
 use serde::Deserialize;
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -18,9 +20,7 @@ use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, Json, Path, Query};
 use crate::http::answer::Answer;
 use crate::http::identity::{Reader, Writer};
-use crate::openapi_answers::{CreatedDraft, SuggestedItem, Suggestion};
-use crate::openapi_conversation::ReviewView;
-use crate::state::AppState;
+use crate::state::{AppState, Merged};
 
 use listing::{ListQuery, SUGGESTIONS_LIMIT, SuggestionList};
 
@@ -59,7 +59,8 @@ struct NewDraft {
 
 /// Makes a draft suggestion.
 #[utoipa::path(post, path = "/v1/suggestions", tag = "suggestions", request_body = NewDraft,
-    responses((status = 201, body = CreatedDraft, description = "`{ id, number }`"), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
+    responses((status = 201, body = Created, description = "`{ id, number }`"), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "the account holds the most drafts it may")),
     security(("bearer" = []), ("session" = [])))]
 async fn create(
     State(state): State<AppState>,
@@ -92,7 +93,7 @@ struct ItemBody {
 /// Puts an item into a draft: a new one, a change, or (with `data: null`) a deletion.
 #[utoipa::path(post, path = "/v1/suggestions/{id}/items", tag = "suggestions", request_body = ItemBody,
     params(("id" = u64, Path, description = "suggestion id")),
-    responses((status = 200, body = SuggestedItem, description = "the item as it will be"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)),
+    responses((status = 200, body = ItemView, description = "the item as it will be"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)),
     security(("bearer" = []), ("session" = [])))]
 async fn put_item(
     State(state): State<AppState>,
@@ -177,7 +178,7 @@ struct QuickBody {
 
 /// Proposes a whole new version of one item in one call; the suggestion is open at once.
 #[utoipa::path(post, path = "/v1/suggestions/quick", tag = "suggestions", request_body = QuickBody,
-    responses((status = 201, body = Suggestion, description = "the suggestion with `id`, `status`, `checks`"), (status = 400, body = ErrorBody),
+    responses((status = 201, body = Merged<Suggestion>, description = "the suggestion with `id`, `status`, `checks`"), (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
     security(("bearer" = []), ("session" = [])))]
 async fn quick(

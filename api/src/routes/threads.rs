@@ -2,8 +2,9 @@
 //! search people use to mention one (`#12`).
 
 use axum::extract::State;
+use catalog_workflow::Thread;
 use serde::{Deserialize, Serialize};
-use utoipa::IntoParams;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -11,7 +12,6 @@ use crate::error::{ApiError, ErrorBody};
 use crate::extract::{LimitRange, Path, Query};
 use crate::http::answer::Answer;
 use crate::http::identity::Reader;
-use crate::openapi_issues::{Thread, ThreadList};
 use crate::routes::issues::thread_number;
 use crate::state::AppState;
 
@@ -35,14 +35,16 @@ struct FindQuery {
     limit: Option<String>,
 }
 
-#[derive(Serialize)]
+/// Suggestions and issues to mention, newest first (an exact number first).
+#[derive(Serialize, ToSchema)]
+#[schema(as = ThreadList)]
 struct Found {
-    items: Vec<catalog_workflow::Thread>,
+    items: Vec<Thread>,
 }
 
 /// Suggestions and issues to mention, by number or words; ranked, not paged.
 #[utoipa::path(get, path = "/v1/threads", tag = "threads", params(FindQuery),
-    responses((status = 200, body = ThreadList, description = "threads, newest first"), (status = 400, body = ErrorBody)))]
+    responses((status = 200, body = Found, description = "threads, newest first"), (status = 400, body = ErrorBody)))]
 async fn find(
     State(state): State<AppState>,
     Reader(who): Reader,

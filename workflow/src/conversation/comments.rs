@@ -31,6 +31,7 @@ pub(crate) const MAX_BODY_CHARS: usize = 10_000;
 const MAX_FIELD_CHARS: usize = 200;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(transparent)]
 pub struct CommentId(pub u64);
 
@@ -49,6 +50,7 @@ impl fmt::Display for CommentId {
 /// The field of a suggested item a comment is about. `field` is a JSON Pointer into the item's
 /// data (`/date`); a bare name (`date`) is read as the pointer to that top-level field.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct Anchor {
     pub entity: Id,
     pub field: String,
@@ -84,14 +86,17 @@ pub(crate) struct CommentRecord {
 
 /// A comment as readers see it: a hidden comment keeps its place but not its words.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Comment {
     pub id: CommentId,
     pub subject: Subject,
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub parent: Option<CommentId>,
     pub author: Handle,
     pub author_name: String,
     /// `null` once hidden.
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub body: Option<String>,
     pub at: Timestamp,
     #[serde(skip_serializing_if = "Option::is_none")]

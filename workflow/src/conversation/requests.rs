@@ -27,10 +27,12 @@ pub(crate) const MAX_REVIEWERS: usize = 25;
 
 /// One person asked to review.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct ReviewRequest {
     pub handle: Handle,
     pub name: String,
     /// Who asked (`null` when the service asked on its own).
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub by: Option<Handle>,
     pub at: Timestamp,
     /// Asked on submit as a keeper of a touched set, or again after requesting changes.

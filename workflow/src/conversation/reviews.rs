@@ -32,6 +32,7 @@ use super::writer::{ActivityBatch, COMMENT_COUNTER, Looked, REVIEW_COUNTER};
 pub(crate) const MAX_FIELD_COMMENTS: usize = 100;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(transparent)]
 pub struct ReviewId(pub u64);
 
@@ -42,6 +43,7 @@ impl fmt::Display for ReviewId {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = ReviewVerdict))]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     Approve,
@@ -166,6 +168,7 @@ pub(crate) struct ReviewRecord {
 
 /// A review as readers see it, with its field comments.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Review {
     pub id: ReviewId,
@@ -173,6 +176,7 @@ pub struct Review {
     pub author: Handle,
     pub author_name: String,
     pub verdict: Verdict,
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub body: Option<String>,
     pub at: Timestamp,
     pub comments: Vec<Comment>,
@@ -180,6 +184,7 @@ pub struct Review {
 
 /// The answer to a review: the review and the suggestion as it now stands.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = ReviewOutcome))]
 pub struct Reviewed {
     pub review: Review,
     pub suggestion: Suggestion,

@@ -25,6 +25,7 @@ use super::writer::ActivityBatch;
 
 /// What happened to a suggestion, besides comments and reviews.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = SuggestionEventKind))]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum EventKind {
     /// Submitted; `again` when it came back after being sent back.
@@ -83,17 +84,20 @@ pub(crate) enum Entry {
 
 /// An event as the timeline shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = SuggestionEvent))]
 #[serde(rename_all = "camelCase")]
 pub struct Event {
     #[serde(flatten)]
     pub kind: EventKind,
     /// Who did it (`null` when the service did, as when settling a merge after a crash).
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub actor: Option<Handle>,
     pub at: Timestamp,
 }
 
 /// One item of the timeline.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum TimelineItem {
     Comment(Comment),
@@ -103,6 +107,7 @@ pub enum TimelineItem {
 
 /// `GET /v1/suggestions/{id}/conversation`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct Conversation {
     pub suggestion: SuggestionId,
     pub number: ThreadNumber,

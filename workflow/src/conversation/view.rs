@@ -18,6 +18,7 @@ use super::requests::ReviewRequest;
 use super::reviews::Review;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ChangeAction {
     Create,
@@ -27,27 +28,35 @@ pub enum ChangeAction {
 
 /// One top-level field of an item's data that the suggestion changes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = ItemFieldChange))]
 pub struct FieldChange {
     /// A JSON Pointer to the field (`/date`), as comment anchors name it.
     pub field: String,
     /// `null` when the field was not there.
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub before: Option<Value>,
     /// `null` when the field goes away.
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub after: Option<Value>,
 }
 
 /// One item before and after.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ItemChange {
     pub id: Id,
     #[serde(rename = "type")]
+    #[cfg_attr(feature = "utoipa", schema(value_type = String))]
     pub ty: ItemType,
     pub action: ChangeAction,
     /// The version the change was written against (`baseRev`); `null` for a new item.
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub before: Option<Value>,
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub base_rev: Option<u64>,
     /// `null` when the item is deleted.
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub after: Option<Value>,
     /// Only the top-level fields that differ, in name order.
     pub fields: Vec<FieldChange>,
@@ -59,6 +68,7 @@ pub struct ItemChange {
 pub const REVIEW_VIEW_ITEMS: usize = 100;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct ReviewView {
     #[serde(flatten)]
     pub view: SuggestionView,
@@ -68,6 +78,7 @@ pub struct ReviewView {
     pub item_count: usize,
     /// When more items follow the listed ones: the `after` that lists the next ones.
     #[serde(rename = "nextItems")]
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub next_items: Option<Id>,
     /// The reviewers' notes: every review with its field comments, oldest first.
     pub reviews: Vec<Review>,

@@ -29,6 +29,7 @@ pub use read::{
 
 /// Why a person is told.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = InboxReason))]
 #[serde(rename_all = "snake_case")]
 pub enum Reason {
     /// `@handle` in a comment or review.

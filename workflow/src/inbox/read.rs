@@ -70,6 +70,7 @@ pub struct InboxQuery {
 /// A subject as an inbox line shows it: a suggestion with its number, title and state; an item's
 /// talk page with its path and name.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = InboxSubject))]
 pub struct SubjectView {
     #[serde(flatten)]
     pub subject: Subject,
@@ -88,16 +89,21 @@ pub struct SubjectView {
 
 /// An inbox line as its owner reads it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = InboxLine))]
 #[serde(rename_all = "camelCase")]
 pub struct LineView {
     pub id: u64,
     pub reason: Reason,
     pub subject: SubjectView,
     /// The actor's account id.
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub actor: Option<String>,
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub actor_name: Option<String>,
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub actor_username: Option<Handle>,
     pub count: u64,
+    #[cfg_attr(feature = "utoipa", schema(value_type = Object))]
     pub detail: Value,
     pub at: Timestamp,
     pub read: bool,
@@ -126,6 +132,7 @@ pub struct MarkInbox {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = InboxMarked))]
 pub struct Marked {
     /// Lines whose read state changed.
     pub changed: u64,

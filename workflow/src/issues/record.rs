@@ -15,6 +15,7 @@ use crate::suggestions::ThreadNumber;
 
 /// An issue's permanent id (issues count on their own; `number` is shared with suggestions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(transparent)]
 pub struct IssueId(pub u64);
 
@@ -32,6 +33,7 @@ impl fmt::Display for IssueId {
 
 /// What an issue (or a report) is about: the `type` of an issue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum ReportKind {
     WrongFact,
@@ -122,6 +124,7 @@ impl FromStr for ReportKind {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum IssueState {
     Open,
@@ -139,6 +142,7 @@ impl fmt::Display for IssueState {
 
 /// Why a closed issue was closed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum StateReason {
     Completed,
@@ -147,57 +151,77 @@ pub enum StateReason {
 
 /// The item an issue is about, with its type and path as the read models have them now.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = IssueEntity))]
 pub struct EntityRef {
     pub id: Id,
     #[serde(rename = "type")]
+    #[cfg_attr(feature = "utoipa", schema(value_type = String))]
     pub ty: ItemType,
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub path: Option<String>,
 }
 
 /// A label on an issue. Labels are made and put on issues by a later issue of the project; until
 /// then every issue's list is empty.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = IssueLabel))]
 pub struct Label {
     pub name: String,
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub description: Option<String>,
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub color: Option<String>,
 }
 
 /// An issue as stored and served (the spec's Issue record, without `typeTitle`, which
 /// [`ShownIssue`] adds from the kind).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = IssueRecord))]
 #[serde(rename_all = "camelCase")]
 pub struct Issue {
     pub id: IssueId,
     pub number: ThreadNumber,
     /// Always set for issues opened here; reports may leave it out.
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub title: Option<String>,
     #[serde(rename = "type")]
     pub kind: ReportKind,
     pub state: IssueState,
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub state_reason: Option<StateReason>,
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub body: Option<String>,
     pub private: bool,
     /// The account that opened it; `None` for a reader without an account (reports).
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub author: Option<AccountId>,
     /// That account's handle when it opened the issue.
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub author_handle: Option<Handle>,
     /// The item it is about; its `path` is refreshed from the read models whenever it is shown.
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub entity: Option<EntityRef>,
     /// The first set the item belonged to when the issue was opened.
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub set: Option<Id>,
     #[serde(default)]
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub labels: Vec<Label>,
     #[serde(default)]
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub assignees: Vec<Handle>,
     /// Comments arrive with the conversation routes; counted here once they do.
     #[serde(default)]
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub comments: u64,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub closed_at: Option<Timestamp>,
     /// Who closed it: a person, or whoever merged the suggestion that did.
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub closed_by: Option<Handle>,
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub closed_by_suggestion: Option<ThreadNumber>,
 }
 
@@ -239,6 +263,7 @@ impl Issue {
 
 /// An issue as readers see it: the record and the title of its kind.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = Issue))]
 pub struct ShownIssue {
     #[serde(flatten)]
     pub issue: Issue,

@@ -18,34 +18,37 @@ use crate::suggestions::{Status, SuggestionId, ThreadNumber};
 
 /// One line of the timeline.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = IssueTimelineEvent))]
 pub struct TimelineEvent {
     pub at: Timestamp,
     /// Who did it (for `closed_by_suggestion`, whoever merged the suggestion; for `referenced`,
     /// the suggestion's author).
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub actor: Option<Handle>,
     #[serde(flatten)]
     pub what: Happened,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(
-    tag = "event",
-    rename_all = "snake_case",
-    rename_all_fields = "camelCase"
-)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = IssueEventKind))]
+#[serde(tag = "event", rename_all = "snake_case")]
 pub enum Happened {
     Opened,
     /// Closed by a person.
     Closed {
         reason: StateReason,
+        #[cfg_attr(feature = "utoipa", schema(required))]
         note: Option<String>,
     },
     Reopened {
+        #[cfg_attr(feature = "utoipa", schema(required))]
         note: Option<String>,
     },
     /// A merged suggestion named the issue with a closing keyword.
     ClosedBySuggestion {
         suggestion: ThreadNumber,
+        // Named one by one rather than with `rename_all_fields`, which the OpenAPI derive ignores.
+        #[serde(rename = "suggestionId")]
         suggestion_id: SuggestionId,
         /// The commit that merged it.
         commit: Seq,
@@ -53,6 +56,8 @@ pub enum Happened {
     /// A suggestion mentions the issue (derived when shown, never stored).
     Referenced {
         suggestion: ThreadNumber,
+        // Named one by one rather than with `rename_all_fields`, which the OpenAPI derive ignores.
+        #[serde(rename = "suggestionId")]
         suggestion_id: SuggestionId,
         title: String,
         status: Status,

@@ -18,6 +18,7 @@ use crate::suggestions::{Status, Suggestion, SuggestionId, ThreadNumber};
 
 /// A suggestion that closes the issue: merged (it did) or still open (it will, once merged).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct ClosingSuggestion {
     pub number: ThreadNumber,
     pub id: SuggestionId,
@@ -27,6 +28,7 @@ pub struct ClosingSuggestion {
 
 /// What the reader may do with the issue now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct IssueRights {
     /// Set its state to `completed` or `not_planned`.
     pub close: bool,
@@ -36,6 +38,7 @@ pub struct IssueRights {
 
 /// The answer of one issue's page.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct IssueThread {
     pub issue: ShownIssue,

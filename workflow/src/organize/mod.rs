@@ -73,6 +73,7 @@ pub struct Plan {
 
 /// What organize answers.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Organized {
     pub suggestion: Suggestion,

@@ -16,6 +16,7 @@ use crate::suggestions::{Items, SuggestedItem};
 
 /// What a plan would do, item by item; nothing of it is saved.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = OrganizePreview))]
 pub struct Preview {
     /// Only the items the plan changes, in the order the operations first touch them.
     pub items: Vec<PreviewItem>,
@@ -24,6 +25,7 @@ pub struct Preview {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum ChangeKind {
     Create,
@@ -34,6 +36,7 @@ pub enum ChangeKind {
 
 /// One version of an item: where it is and what it holds.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = ItemVersion))]
 pub struct Version {
     pub path: Option<String>,
     pub data: Value,
@@ -41,15 +44,19 @@ pub struct Version {
 
 /// One item the plan changes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PreviewItem {
     pub id: Id,
     #[serde(rename = "type")]
+    #[cfg_attr(feature = "utoipa", schema(value_type = String))]
     pub ty: ItemType,
     pub change: ChangeKind,
     /// As main has it; `null` for an item the plan makes.
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub before: Option<Version>,
     /// As the plan leaves it; `null` for an item it deletes or merges away.
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub after: Option<Version>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub merged_into: Option<Id>,

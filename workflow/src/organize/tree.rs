@@ -26,6 +26,7 @@ const MAX_NODES: usize = 5000;
 const PAGE: usize = 1000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = TreeNodeKind))]
 #[serde(rename_all = "lowercase")]
 pub enum NodeKind {
     Set,
@@ -36,6 +37,7 @@ pub enum NodeKind {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct TreeCounts {
     /// What would be listed under the node: a set's sets and sefarim, a sefer's volumes, a
     /// volume's units.
@@ -46,14 +48,17 @@ pub struct TreeCounts {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct TreeNode {
     /// Every node but a volume is an item.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<Id>,
     #[serde(rename = "type")]
     pub kind: NodeKind,
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub path: Option<String>,
     /// The item's name object (a set's name, a sefer's title, a unit's label).
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub name: Option<Value>,
     /// A volume's first position step, as `/v1/works/{id}/parts/{part}` takes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -61,6 +66,7 @@ pub struct TreeNode {
     pub counts: TreeCounts,
     /// Listed down to the depth asked; absent below it.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "utoipa", schema(no_recursion))]
     pub children: Option<Vec<TreeNode>>,
     /// Some children were left out (too many for one answer).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -68,7 +74,9 @@ pub struct TreeNode {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = CatalogTree))]
 pub struct Tree {
+    #[cfg_attr(feature = "utoipa", schema(required))]
     pub root: Option<Id>,
     pub depth: u8,
     /// The top-level sets, or the root alone.

@@ -5,7 +5,7 @@ use catalog_workflow::{
     Handle, IssueFilter, IssueId, IssuePage, IssueQuery, IssueStateFilter, ShownIssue,
 };
 use serde::{Deserialize, Serialize};
-use utoipa::IntoParams;
+use utoipa::{IntoParams, ToSchema};
 
 use super::report_kind;
 use crate::cursor::{ListKey, ListKind};
@@ -100,17 +100,22 @@ pub(super) fn parse(q: &IssueListQuery) -> Result<Parsed, ApiError> {
     })
 }
 
-/// Issues passing the other filters, by state.
-#[derive(Serialize)]
+/// Issues passing the type, entity, author and `q` filters (and readable by the caller),
+/// whatever their state.
+#[derive(Serialize, ToSchema)]
 struct IssueCounts {
     open: u64,
     closed: u64,
 }
 
-/// A page of the issue list (documented as `IssueList`).
-#[derive(Serialize)]
+/// A page of the issue list, newest first.
+#[derive(Serialize, ToSchema)]
+#[schema(as = IssueList)]
 pub(super) struct IssueListOut {
     items: Vec<ShownIssue>,
+    /// The cursor of the next page, or null on the last. A request examines at most 2,000
+    /// issues: a page cut short by that holds fewer than `limit` and still has `next`.
+    #[schema(required)]
     next: Option<String>,
     counts: IssueCounts,
 }

@@ -3,7 +3,7 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use catalog_schemas::{DateKey, Id, Name};
-use catalog_workflow::{ContentsMapRequest, NewUnit, PageRange, PageScheme};
+use catalog_workflow::{ContentsMapRequest, NewUnit, PageRange, PageScheme, Suggestion};
 use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -13,7 +13,6 @@ use crate::error::{ApiError, ErrorBody};
 use crate::extract::Json;
 use crate::http::answer::Answer;
 use crate::http::identity::Writer;
-use crate::openapi_answers::Suggestion;
 use crate::state::AppState;
 
 pub(super) fn router() -> OpenApiRouter<AppState> {

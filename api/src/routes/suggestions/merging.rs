@@ -3,7 +3,7 @@
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use catalog_workflow::{Conflict, Resolutions};
+use catalog_workflow::{Conflict, Resolutions, Suggestion};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -12,8 +12,7 @@ use crate::error::{ApiError, ErrorBody};
 use crate::extract::{OptionalJson, Path};
 use crate::http::answer::Answer;
 use crate::http::identity::Writer;
-use crate::openapi_answers::Suggestion;
-use crate::state::AppState;
+use crate::state::{AppState, Merged};
 
 /// The optional body of an approval.
 #[derive(Deserialize, ToSchema, Default)]
@@ -33,7 +32,7 @@ pub(super) struct ApproveBody {
 #[utoipa::path(post, path = "/v1/suggestions/{id}/approve", tag = "suggestions",
     request_body = Option<ApproveBody>,
     params(("id" = u64, Path, description = "suggestion id")),
-    responses((status = 200, body = Suggestion, description = "the suggestion, merged"), (status = 400, body = ErrorBody),
+    responses((status = 200, body = Merged<Suggestion>, description = "the suggestion, merged"), (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody, description = "`conflict` with `conflicts`, or `state`"),
         (status = 422, body = ErrorBody)),

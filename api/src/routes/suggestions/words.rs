@@ -4,7 +4,7 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use catalog_schemas::Id;
-use catalog_workflow::{WordsChange, WordsOp};
+use catalog_workflow::{Suggestion, WordsChange, WordsOp};
 use serde::Deserialize;
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -15,8 +15,7 @@ use crate::error::{ApiError, ErrorBody};
 use crate::extract::Json;
 use crate::http::answer::Answer;
 use crate::http::identity::Writer;
-use crate::openapi_answers::Suggestion;
-use crate::state::AppState;
+use crate::state::{AppState, Merged};
 
 pub(super) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(words))
@@ -24,6 +23,7 @@ pub(super) fn router() -> OpenApiRouter<AppState> {
 
 /// What the change does.
 #[derive(Deserialize, ToSchema)]
+#[schema(as = WordsOperation)]
 #[serde(rename_all = "lowercase")]
 enum Change {
     /// New words for the segment (and, with `kind`, a new kind).
@@ -70,7 +70,7 @@ struct WordsBody {
 
 /// Changes one segment of an item's words, as a suggestion.
 #[utoipa::path(post, path = "/v1/suggestions/words", tag = "suggestions", request_body = WordsBody,
-    responses((status = 201, body = Suggestion, description = "the suggestion: open with its checks, or merged at once with `post_review: pending` for a trusted person's line fix in open sets"),
+    responses((status = 201, body = Merged<Suggestion>, description = "the suggestion: open with its checks, or merged at once with `post_review: pending` for a trusted person's line fix in open sets"),
         (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 409, body = ErrorBody, description = "`conflict`: the segment no longer holds the words in `before`; nothing was written")),
     security(("bearer" = []), ("session" = [])))]
