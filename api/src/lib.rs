@@ -17,7 +17,7 @@
 //! - `ratelimit` — per-address and per-account request budgets; `login_limits` — the sign-in
 //!   budgets and the password-hashing slots.
 //! - `http` — answers and cache classes, the ETag/304 layer, identity (auth + rate limit)
-//!   with the `Reader`/`Writer`/`SiteSession` extractors, the client's address, the limits on
+//!   with the `Reader`/`WriteAccess`/`SiteSession` extractors, the client's address, the limits on
 //!   every request (`guards`), the access log.
 //! - `openapi` — the document's frame (title, version, security schemes); the answer schemas are
 //!   derived from the answer types themselves (the lower crates' `utoipa` features).

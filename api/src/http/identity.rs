@@ -1,6 +1,6 @@
 //! Who is calling: credentials are read once per request by the [`identify`] middleware, which
 //! also charges the request to the right rate-limit bucket. Handlers state what they need with
-//! the typed extractors [`Reader`], [`SignedIn`], [`Writer`] and [`SiteSession`].
+//! the typed extractors [`Reader`], [`SignedIn`], [`WriteAccess`] and [`SiteSession`].
 
 use std::net::SocketAddr;
 
@@ -267,9 +267,9 @@ impl<S: Send + Sync> FromRequestParts<S> for SignedIn {
 }
 
 /// A session, or a token with the write scope.
-pub struct Writer(pub Principal);
+pub struct WriteAccess(pub Principal);
 
-impl<S: Send + Sync> FromRequestParts<S> for Writer {
+impl<S: Send + Sync> FromRequestParts<S> for WriteAccess {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
@@ -279,7 +279,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Writer {
             )),
             Some(p) => {
                 p.require_write()?;
-                Ok(Writer(p.clone()))
+                Ok(WriteAccess(p.clone()))
             }
         }
     }

@@ -13,7 +13,7 @@ use utoipa_axum::routes;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, Json, OptionalJson, Path};
 use crate::http::answer::Answer;
-use crate::http::identity::{Reader, Writer};
+use crate::http::identity::{Reader, WriteAccess};
 use crate::state::AppState;
 
 pub(crate) fn router() -> OpenApiRouter<AppState> {
@@ -71,7 +71,7 @@ struct TalkBody {
     security(("bearer" = []), ("session" = [])))]
 async fn talk_post(
     State(state): State<AppState>,
-    Writer(who): Writer,
+    WriteAccess(who): WriteAccess,
     Path(raw): Path<String>,
     Json(body): Json<TalkBody>,
 ) -> Result<Answer, ApiError> {
@@ -103,7 +103,7 @@ struct CommentPatch {
     security(("bearer" = []), ("session" = [])))]
 async fn edit(
     State(state): State<AppState>,
-    Writer(who): Writer,
+    WriteAccess(who): WriteAccess,
     Path(raw): Path<String>,
     Json(body): Json<CommentPatch>,
 ) -> Result<Answer, ApiError> {
@@ -123,7 +123,7 @@ async fn edit(
     security(("bearer" = []), ("session" = [])))]
 async fn hide(
     State(state): State<AppState>,
-    Writer(who): Writer,
+    WriteAccess(who): WriteAccess,
     Path(raw): Path<String>,
 ) -> Result<Answer, ApiError> {
     let id = comment_id(&raw)?;
@@ -148,7 +148,7 @@ struct ResolveBody {
     security(("bearer" = []), ("session" = [])))]
 async fn resolve(
     State(state): State<AppState>,
-    Writer(who): Writer,
+    WriteAccess(who): WriteAccess,
     Path(raw): Path<String>,
     OptionalJson(body): OptionalJson<ResolveBody>,
 ) -> Result<Answer, ApiError> {

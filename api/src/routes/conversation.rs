@@ -17,7 +17,7 @@ use super::suggestions::suggestion_id;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, Json, Path};
 use crate::http::answer::Answer;
-use crate::http::identity::{Reader, Writer};
+use crate::http::identity::{Reader, WriteAccess};
 use crate::state::{AppState, Merged};
 
 pub(crate) fn router() -> OpenApiRouter<AppState> {
@@ -57,7 +57,7 @@ struct SuggestionPatch {
     security(("bearer" = []), ("session" = [])))]
 async fn edit(
     State(state): State<AppState>,
-    Writer(who): Writer,
+    WriteAccess(who): WriteAccess,
     Path(raw): Path<String>,
     Json(body): Json<SuggestionPatch>,
 ) -> Result<Answer, ApiError> {
@@ -117,7 +117,7 @@ struct CommentBody {
     security(("bearer" = []), ("session" = [])))]
 async fn comment(
     State(state): State<AppState>,
-    Writer(who): Writer,
+    WriteAccess(who): WriteAccess,
     Path(raw): Path<String>,
     Json(body): Json<CommentBody>,
 ) -> Result<Answer, ApiError> {
@@ -180,7 +180,7 @@ struct ReviewBody {
     security(("bearer" = []), ("session" = [])))]
 async fn review(
     State(state): State<AppState>,
-    Writer(who): Writer,
+    WriteAccess(who): WriteAccess,
     Path(raw): Path<String>,
     Json(body): Json<ReviewBody>,
 ) -> Result<Answer, ApiError> {
@@ -225,7 +225,7 @@ struct ReviewRequestsBody {
     security(("bearer" = []), ("session" = [])))]
 async fn request_reviews(
     State(state): State<AppState>,
-    Writer(who): Writer,
+    WriteAccess(who): WriteAccess,
     Path(raw): Path<String>,
     Json(body): Json<ReviewRequestsBody>,
 ) -> Result<Answer, ApiError> {
@@ -257,7 +257,7 @@ struct Asked {
     security(("bearer" = []), ("session" = [])))]
 async fn remove_review_request(
     State(state): State<AppState>,
-    Writer(who): Writer,
+    WriteAccess(who): WriteAccess,
     Path((raw, handle)): Path<(String, String)>,
 ) -> Result<Answer, ApiError> {
     let id = suggestion_id(&raw)?;

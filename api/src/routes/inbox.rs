@@ -14,7 +14,7 @@ use crate::cursor::{ListKey, ListKind};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Json, LimitRange, Query};
 use crate::http::answer::Answer;
-use crate::http::identity::{SignedIn, Writer};
+use crate::http::identity::{SignedIn, WriteAccess};
 use crate::state::AppState;
 
 const INBOX_LIMIT: LimitRange = LimitRange::new(100, 50);
@@ -155,7 +155,7 @@ struct MarkBody {
     security(("bearer" = []), ("session" = [])))]
 async fn mark(
     State(state): State<AppState>,
-    Writer(who): Writer,
+    WriteAccess(who): WriteAccess,
     Json(body): Json<MarkBody>,
 ) -> Result<Answer, ApiError> {
     let target = match (body.ids, body.subject, body.all.unwrap_or(false)) {

@@ -13,7 +13,7 @@ use utoipa_axum::routes;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, Json, Path, Query};
 use crate::http::answer::Answer;
-use crate::http::identity::{Reader, Writer};
+use crate::http::identity::{Reader, WriteAccess};
 use crate::state::AppState;
 
 use listing::{ISSUES_LIMIT, IssueListOut, IssueListQuery};
@@ -64,7 +64,7 @@ struct NewIssueBody {
     security(("bearer" = []), ("session" = [])))]
 async fn create(
     State(state): State<AppState>,
-    Writer(who): Writer,
+    WriteAccess(who): WriteAccess,
     Json(body): Json<NewIssueBody>,
 ) -> Result<Answer, ApiError> {
     let new = NewIssue {
@@ -136,7 +136,7 @@ struct StateBody {
     security(("bearer" = []), ("session" = [])))]
 async fn set_state(
     State(state): State<AppState>,
-    Writer(who): Writer,
+    WriteAccess(who): WriteAccess,
     Path(raw): Path<String>,
     Json(body): Json<StateBody>,
 ) -> Result<Answer, ApiError> {

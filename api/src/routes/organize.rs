@@ -12,7 +12,7 @@ use utoipa_axum::routes;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, Json, Query};
 use crate::http::answer::Answer;
-use crate::http::identity::Writer;
+use crate::http::identity::WriteAccess;
 use crate::routes::entities::found;
 use crate::state::AppState;
 
@@ -104,7 +104,7 @@ struct OrganizeBody {
     security(("bearer" = []), ("session" = [])))]
 async fn preview(
     State(state): State<AppState>,
-    Writer(who): Writer,
+    WriteAccess(who): WriteAccess,
     Json(body): Json<PlanBody>,
 ) -> Result<Answer, ApiError> {
     let plan = Plan {
@@ -125,7 +125,7 @@ async fn preview(
     security(("bearer" = []), ("session" = [])))]
 async fn organize(
     State(state): State<AppState>,
-    Writer(who): Writer,
+    WriteAccess(who): WriteAccess,
     Json(body): Json<OrganizeBody>,
 ) -> Result<Answer, ApiError> {
     let plan = Plan {

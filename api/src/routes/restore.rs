@@ -13,7 +13,7 @@ use super::entities::path_id;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Json, Path};
 use crate::http::answer::Answer;
-use crate::http::identity::Writer;
+use crate::http::identity::WriteAccess;
 use crate::state::AppState;
 
 pub(crate) fn router() -> OpenApiRouter<AppState> {
@@ -47,7 +47,7 @@ struct RestoreAnswer {
     security(("bearer" = []), ("session" = [])))]
 async fn restore(
     State(state): State<AppState>,
-    Writer(who): Writer,
+    WriteAccess(who): WriteAccess,
     Path(raw): Path<String>,
     Json(body): Json<RestoreBody>,
 ) -> Result<Answer, ApiError> {

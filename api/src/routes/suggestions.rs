@@ -19,7 +19,7 @@ use utoipa_axum::routes;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, Json, Path, Query};
 use crate::http::answer::Answer;
-use crate::http::identity::{Reader, Writer};
+use crate::http::identity::{Reader, WriteAccess};
 use crate::state::{AppState, Merged};
 
 use listing::{ListQuery, SUGGESTIONS_LIMIT, SuggestionList};
@@ -64,7 +64,7 @@ struct NewDraft {
     security(("bearer" = []), ("session" = [])))]
 async fn create(
     State(state): State<AppState>,
-    Writer(who): Writer,
+    WriteAccess(who): WriteAccess,
     Json(body): Json<NewDraft>,
 ) -> Result<Answer, ApiError> {
     state
@@ -97,7 +97,7 @@ struct ItemBody {
     security(("bearer" = []), ("session" = [])))]
 async fn put_item(
     State(state): State<AppState>,
-    Writer(who): Writer,
+    WriteAccess(who): WriteAccess,
     Path(raw): Path<String>,
     Json(body): Json<ItemBody>,
 ) -> Result<Answer, ApiError> {
@@ -127,7 +127,7 @@ macro_rules! transition {
             security(("bearer" = []), ("session" = [])))]
         async fn $name(
             State(state): State<AppState>,
-            Writer(who): Writer,
+            WriteAccess(who): WriteAccess,
             Path(raw): Path<String>,
         ) -> Result<Answer, ApiError> {
             let id = suggestion_id(&raw)?;
@@ -183,7 +183,7 @@ struct QuickBody {
     security(("bearer" = []), ("session" = [])))]
 async fn quick(
     State(state): State<AppState>,
-    Writer(who): Writer,
+    WriteAccess(who): WriteAccess,
     Json(body): Json<QuickBody>,
 ) -> Result<Answer, ApiError> {
     let fix = QuickFix {

@@ -12,7 +12,7 @@ use utoipa_axum::routes;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::Json;
 use crate::http::answer::Answer;
-use crate::http::identity::Writer;
+use crate::http::identity::WriteAccess;
 use crate::state::AppState;
 
 pub(super) fn router() -> OpenApiRouter<AppState> {
@@ -77,7 +77,7 @@ struct ContentsMapBody {
     security(("bearer" = []), ("session" = [])))]
 async fn contents_map(
     State(state): State<AppState>,
-    Writer(who): Writer,
+    WriteAccess(who): WriteAccess,
     Json(body): Json<ContentsMapBody>,
 ) -> Result<Answer, ApiError> {
     let request = ContentsMapRequest {

@@ -11,7 +11,7 @@ use super::suggestion_id;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{OptionalJson, Path};
 use crate::http::answer::Answer;
-use crate::http::identity::Writer;
+use crate::http::identity::WriteAccess;
 use crate::state::{AppState, Merged};
 
 /// The optional body of an approval.
@@ -39,7 +39,7 @@ pub(super) struct ApproveBody {
     security(("bearer" = []), ("session" = [])))]
 pub(super) async fn approve(
     State(state): State<AppState>,
-    Writer(who): Writer,
+    WriteAccess(who): WriteAccess,
     Path(raw): Path<String>,
     OptionalJson(body): OptionalJson<ApproveBody>,
 ) -> Result<Answer, ApiError> {
@@ -79,7 +79,7 @@ struct RevertAnswer {
     security(("bearer" = []), ("session" = [])))]
 pub(super) async fn revert(
     State(state): State<AppState>,
-    Writer(who): Writer,
+    WriteAccess(who): WriteAccess,
     Path(raw): Path<String>,
 ) -> Result<Answer, ApiError> {
     let id = suggestion_id(&raw)?;

@@ -14,7 +14,7 @@ use utoipa_axum::routes;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::Json;
 use crate::http::answer::Answer;
-use crate::http::identity::Writer;
+use crate::http::identity::WriteAccess;
 use crate::state::{AppState, Merged};
 
 pub(super) fn router() -> OpenApiRouter<AppState> {
@@ -76,7 +76,7 @@ struct WordsBody {
     security(("bearer" = []), ("session" = [])))]
 async fn words(
     State(state): State<AppState>,
-    Writer(who): Writer,
+    WriteAccess(who): WriteAccess,
     Json(body): Json<WordsBody>,
 ) -> Result<Answer, ApiError> {
     let change = WordsChange {
