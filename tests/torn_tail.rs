@@ -126,12 +126,12 @@ async fn a_last_record_cut_short_or_overwritten_stops_the_server_naming_its_seq(
     let original = with_commits(&dir, |store| record(store, last));
 
     with_commits(&dir, |store| {
-        overwrite(store, last, &original[..original.len() - 20])
+        overwrite(store, last, &original[..original.len() - 20]);
     });
     assert_refused_naming(&dir, last, "a record cut short");
 
     with_commits(&dir, |store| {
-        overwrite(store, last, &flipped(original.clone()))
+        overwrite(store, last, &flipped(original.clone()));
     });
     assert_refused_naming(&dir, last, "an overwritten byte");
 
@@ -182,7 +182,7 @@ async fn a_damaged_record_in_the_middle_is_a_500_where_it_lies_and_nothing_after
 
     let bad = 20;
     with_commits(&dir, |store| {
-        overwrite(store, bad, &flipped(record(store, bad)))
+        overwrite(store, bad, &flipped(record(store, bad)));
     });
     // Far enough from the head that opening, which checks only the tail, lets it pass.
     let server = dir.start(&[]);

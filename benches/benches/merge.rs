@@ -233,7 +233,7 @@ fn draft_puts(c: &mut Criterion) {
                 b.iter_custom(|iters| {
                     let (wf, who, drafts) = (wf.clone(), who.clone(), drafts.clone());
                     run_threads(threads, iters, move |thread, _| {
-                        put_and_forget(&wf, &who, drafts[thread])
+                        put_and_forget(&wf, &who, drafts[thread]);
                     })
                 });
             });

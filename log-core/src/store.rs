@@ -174,7 +174,7 @@ mod tests {
                 assert!(
                     message.contains(&dir.path().display().to_string()),
                     "{message}"
-                )
+                );
             }
             Err(other) => panic!("expected Locked, got {other}"),
             Ok(_) => panic!("expected Locked, got an open store"),

@@ -51,7 +51,7 @@ fn a_store_held_by_another_process_is_locked() {
             assert!(
                 message.contains(&dir.path().display().to_string()),
                 "{message}"
-            )
+            );
         }
         Err(other) => panic!("expected Locked, got {other}"),
         Ok(_) => panic!("opened a store another process holds"),

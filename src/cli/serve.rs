@@ -123,7 +123,7 @@ async fn run(state: AppState, addr: &str) -> anyhow::Result<()> {
 /// SIGTERM or SIGINT (Ctrl-C), watched from the moment this is called. axum polls the future it
 /// is given on a task of its own, possibly after the first requests: a signal watched only from
 /// that first poll could arrive unwatched and kill the process.
-fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
+fn shutdown_signal() -> anyhow::Result<impl Future<Output = ()>> {
     use tokio::signal::unix::{SignalKind, signal};
     let mut term = signal(SignalKind::terminate()).context("cannot watch for SIGTERM")?;
     let mut interrupt = signal(SignalKind::interrupt()).context("cannot watch for SIGINT")?;

@@ -236,7 +236,9 @@ fn closed(components: &Value) -> Value {
     fn close(v: &mut Value, part: bool) {
         let Value::Object(map) = v else {
             if let Value::Array(list) = v {
-                list.iter_mut().for_each(|x| close(x, part));
+                for x in list.iter_mut() {
+                    close(x, part);
+                }
             }
             return;
         };

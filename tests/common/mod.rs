@@ -1,3 +1,6 @@
+// The harness signals the servers it starts and asks the kernel to end them with it (libc).
+#![allow(unsafe_code)]
+
 //! Harness shared by the end-to-end tests: a temporary data directory, the
 //! operator commands run against it, and `catalog serve` started on port 0.
 //!
@@ -339,7 +342,7 @@ impl Server {
             match child.try_wait() {
                 Ok(Some(status)) => return status.success(),
                 Ok(None) if Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_millis(20))
+                    std::thread::sleep(Duration::from_millis(20));
                 }
                 _ => {
                     let _ = child.kill();
@@ -465,7 +468,7 @@ fn clean_at_exit(pid: Option<i32>, dir: &Path) {
 pub async fn eventually<T, F, Fut>(what: &str, timeout: Duration, mut probe: F) -> T
 where
     F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = Option<T>>,
+    Fut: Future<Output = Option<T>>,
 {
     let deadline = Instant::now() + timeout;
     loop {

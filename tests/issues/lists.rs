@@ -179,7 +179,7 @@ async fn threads_are_found_by_number_and_words() {
 }
 
 /// Every issue number of `query`, walked `limit` at a time with `next`.
-async fn walked(api: &crate::common::http::Api, query: &str, limit: usize) -> Vec<u64> {
+async fn walked(api: &common::http::Api, query: &str, limit: usize) -> Vec<u64> {
     let mut out = Vec::new();
     let mut cursor: Option<String> = None;
     for _ in 0..100 {

@@ -29,18 +29,15 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 /// its end: its writes are whole or absent, never half made.
 pub async fn bounded(State(state): State<AppState>, req: Request, next: Next) -> Response {
     let slots = state.in_flight.clone();
-    let permit = match tokio::time::timeout(IN_FLIGHT_WAIT, slots.acquire_owned()).await {
-        Ok(Ok(permit)) => permit,
-        _ => {
-            return ApiError::Throttled {
-                message: format!(
-                    "the server is at its limit of {} requests in progress: try again in a second",
-                    state.settings.max_in_flight
-                ),
-                retry_after_secs: 1,
-            }
-            .into_response();
+    let Ok(Ok(permit)) = tokio::time::timeout(IN_FLIGHT_WAIT, slots.acquire_owned()).await else {
+        return ApiError::Throttled {
+            message: format!(
+                "the server is at its limit of {} requests in progress: try again in a second",
+                state.settings.max_in_flight
+            ),
+            retry_after_secs: 1,
         }
+        .into_response();
     };
     let limit = state.settings.request_timeout;
     let res = match tokio::time::timeout(limit, next.run(req)).await {

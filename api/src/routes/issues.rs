@@ -96,7 +96,7 @@ async fn list(
         .workflow_call(move |wf| wf.list_issues(who.as_ref(), &filter, before, limit))
         .await?;
     let next = page.next.map(|id| parsed.key.encode_number(id.0));
-    let answer = Answer::json(&listing::IssueListOut::new(page, next.clone()))?;
+    let answer = Answer::json(&IssueListOut::new(page, next.clone()))?;
     Ok(answer
         .next_link(&uri, next.as_deref())
         .deprecated(q.before.is_some()))

@@ -233,7 +233,7 @@ proptest! {
             SchemaError::Body {
                 at: format!("[{i}]"),
                 pointer: format!("/{i}"),
-                reason: format!("mark {:?} is not allowed", bad),
+                reason: format!("mark {bad:?} is not allowed"),
             }
         );
     }

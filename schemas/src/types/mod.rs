@@ -182,8 +182,8 @@ fn violation(ty: ItemType, e: &jsonschema::ValidationError<'_>) -> Violation {
         K::FalseSchema => (at, format!("{} may not hold this field", a(ty))),
         K::Pattern { pattern } => {
             let what = match pattern.as_str() {
-                common::ID_PATTERN => "an id (cat- and 8 letters or digits)",
-                common::DATE_KEY_PATTERN => {
+                ID_PATTERN => "an id (cat- and 8 letters or digits)",
+                DATE_KEY_PATTERN => {
                     "a date key (year, year-month or year-month-day, as 5784-06B-14)"
                 }
                 common::SLUG_PATTERN => "a slug (lowercase letters, digits, single hyphens)",

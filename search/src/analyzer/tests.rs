@@ -139,7 +139,7 @@ proptest! {
         let plain = exact(&text);
         prop_assert_eq!(recall.len(), plain.len());
         for (group, word) in recall.iter().zip(&plain) {
-            if word.chars().all(super::tokenizer::is_hebrew_letter) {
+            if word.chars().all(tokenizer::is_hebrew_letter) {
                 prop_assert_eq!(&group[0], word);
             }
         }

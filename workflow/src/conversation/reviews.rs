@@ -248,7 +248,7 @@ impl Workflow {
         if let Some(body) = draft.body.as_deref() {
             texts.push(body);
         }
-        self.look_up(&texts, &super::text::mentions(&words))
+        self.look_up(&texts, &text::mentions(&words))
     }
 
     fn comment_review(

@@ -164,11 +164,7 @@ impl<'a> ActivityBatch<'a> {
     }
 
     /// Lists suggestion `id` under `handle`'s reviewer list (they reviewed it or are asked to).
-    pub(crate) fn index_reviewer(
-        &mut self,
-        handle: &crate::Handle,
-        id: SuggestionId,
-    ) -> Result<()> {
+    pub(crate) fn index_reviewer(&mut self, handle: &Handle, id: SuggestionId) -> Result<()> {
         self.batch.put_raw(
             crate::lists::SUGGESTION_LISTS,
             &crate::lists::reviewer_entry(handle.as_str(), id.0),

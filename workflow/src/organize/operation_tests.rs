@@ -124,7 +124,7 @@ fn to_value(op: &Operation) -> Value {
             match units {
                 Selection::Units(list) => v["units"] = refs_value(list),
                 Selection::Range { from, to } => {
-                    v["range"] = json!({ "from": from.to_string(), "to": to.to_string() })
+                    v["range"] = json!({ "from": from.to_string(), "to": to.to_string() });
                 }
             }
             if let Some(k) = key {

@@ -195,9 +195,8 @@ fn marking_by_ids_subject_all_and_back() {
         .into_iter()
         .find(|l| l.id == mine)
         .unwrap();
-    let again = match line.subject.subject {
-        Subject::Changeset(s) => s,
-        _ => unreachable!(),
+    let Subject::Changeset(again) = line.subject.subject else {
+        unreachable!("the line is about a suggestion")
     };
     let text = if line.reason == Reason::Mention {
         "@editor again"

@@ -76,7 +76,7 @@ pub(crate) struct Applied {
     pub text: Option<Vec<Run>>,
 }
 
-type Outcome<T> = std::result::Result<T, Refusal>;
+type Outcome<T> = Result<T, Refusal>;
 
 /// Applies `plan` to `body` (`None` when the item holds no words yet). `fresh` makes segment
 /// ids; it is asked again until it gives one no version uses.
