@@ -75,18 +75,12 @@ impl SearchIndex {
             Index::create(directory, schema, tantivy::IndexSettings::default())?
         };
         analyzer::register(&index);
-        let fields = Fields::of(&index.schema())?;
-        let applied = read_payload(index.load_metas()?.payload.as_deref())?;
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
             .try_into()?;
         let writer = index.writer_with_num_threads(1, WRITER_MEMORY)?;
-        let search = SearchIndex {
-            reader,
-            fields,
-            applied: Arc::new(AtomicU64::new(applied.0)),
-        };
+        let search = SearchIndex::from_reader(&index, reader)?;
         let indexer = Indexer {
             search: search.clone(),
             writer,
@@ -94,44 +88,31 @@ impl SearchIndex {
         Ok((search, indexer))
     }
 
+    /// The read side of an opened `index`, at the checkpoint its last commit recorded.
+    pub(crate) fn from_reader(index: &Index, reader: IndexReader) -> Result<SearchIndex> {
+        let applied = read_payload(index.load_metas()?.payload.as_deref())?;
+        Ok(SearchIndex {
+            reader,
+            fields: Fields::of(&index.schema())?,
+            applied: Arc::new(AtomicU64::new(applied.0)),
+        })
+    }
+
     /// The last commit the index holds.
     pub fn applied(&self) -> Seq {
         Seq(self.applied.load(Ordering::SeqCst))
     }
 
-    /// Every document as `(id, kind, type, path, names, date, line, segment, version, text)`
-    /// lines, sorted: two indexes folded from one
-    /// log answer the same (the rebuild-equality check).
+    /// Every document as its stored values (a line of JSON), sorted: two indexes folded from one
+    /// log answer the same. For tests; `compare` does this item by item.
     pub fn dump(&self) -> Result<Vec<String>> {
         use tantivy::collector::DocSetCollector;
         use tantivy::query::AllQuery;
-        use tantivy::schema::document::Value as _;
         let searcher = self.reader.searcher();
         let mut out = Vec::new();
         for address in searcher.search(&AllQuery, &DocSetCollector)? {
             let doc: TantivyDocument = searcher.doc(address)?;
-            let mut line = Vec::new();
-            for field in [
-                self.fields.id,
-                self.fields.kind,
-                self.fields.ty,
-                self.fields.path,
-                self.fields.he,
-                self.fields.en,
-                self.fields.date,
-                self.fields.line,
-                self.fields.segment,
-                self.fields.version,
-                self.fields.text,
-            ] {
-                line.push(
-                    doc.get_first(field)
-                        .and_then(|v| v.as_str())
-                        .unwrap_or("")
-                        .to_owned(),
-                );
-            }
-            out.push(line.join("\t"));
+            out.push(crate::compare::stored_values(&searcher, &doc)?);
         }
         out.sort();
         Ok(out)
