@@ -1,5 +1,5 @@
 //! `GET /v1/dates/parse` end to end: Hebrew, English and Gregorian dates read into keys and
-//! written back, partial dates, Adar in leap and common years, the length limit at its edge, and
+//! written back, days written as their letter's name (`יו״ד שבט`), partial dates, Adar in leap and common years, the length limit at its edge, and
 //! the `400 bad-request` answers with their reasons.
 
 mod common;
@@ -63,6 +63,54 @@ async fn gregorian_dates_answer_the_hebrew_day() {
     assert_eq!(body["key"], "5784-06B-14");
     assert_eq!(body["he"], "י״ד אדר ב׳ תשפ״ד");
     assert_eq!(body["en"], "14 Adar II 5784");
+}
+
+#[tokio::test]
+async fn a_day_written_as_its_letters_name_is_that_day() {
+    let cases = [
+        (
+            "יו״ד שבט תש״י",
+            json!({ "key": "5710-05-10", "he": "י׳ שבט תש״י", "en": "10 Shevat 5710" }),
+        ),
+        (
+            "ביו\"ד שבט ה'תשי\"א",
+            json!({ "key": "5711-05-10", "he": "י׳ שבט תשי״א", "en": "10 Shevat 5711" }),
+        ),
+        (
+            "יוד כסלו תקפ״ז",
+            json!({ "key": "5587-03-10", "he": "י׳ כסלו תקפ״ז", "en": "10 Kislev 5587" }),
+        ),
+        (
+            "כ״ף מר-חשון תרכ״א",
+            json!({ "key": "5621-02-20", "he": "כ׳ חשון תרכ״א", "en": "20 Cheshvan 5621" }),
+        ),
+        (
+            "כ\"ף מנחם-אב תש\"ד",
+            json!({ "key": "5704-11-20", "he": "כ׳ אב תש״ד", "en": "20 Av 5704" }),
+        ),
+    ];
+    for (q, expected) in cases {
+        assert_eq!(parse(q).await.expect(200).json(), expected, "{q}");
+    }
+    // Names no one writes for a day, letters that only sum to one, and a name as a year.
+    let refused = [
+        (
+            "ה״א טבת תשמ״ט",
+            "the name of the letter ה, which days are not written with: write ה׳",
+        ),
+        (
+            "ה״ה כסלו תשמ״ט",
+            "\"ה״ה\" is not how a day is written: 10 is י׳",
+        ),
+        (
+            "יו״ד",
+            "names the letter י, which is written for a day (10), not a year",
+        ),
+    ];
+    for (q, why) in refused {
+        let message = parse(q).await.expect_error(400, "bad-request");
+        assert!(message.contains(why), "{q}: {message}");
+    }
 }
 
 #[tokio::test]

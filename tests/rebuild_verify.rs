@@ -1,5 +1,6 @@
-//! After writes, a stopped server's read models are rebuilt from the log and
-//! verified; started again, it answers every GET byte for byte as before.
+//! After writes, a stopped server's read models and search index are rebuilt from the log and
+//! verified; started again, it answers every GET byte for byte as before, and every search the
+//! same. A search index that drifted from the log is caught by `catalog verify`.
 
 mod common;
 
@@ -29,6 +30,44 @@ async fn see(api: &Api, paths: &[String]) -> Vec<Seen> {
         });
     }
     out
+}
+
+/// Search answers through the real routes, without their scores: tantivy's scores count replaced
+/// versions of documents until segments merge, so a freshly folded index scores a little apart
+/// while finding the same items in the same order.
+async fn searches(api: &Api, queries: &[String]) -> Vec<(String, Value)> {
+    fn unscored(v: &mut Value) {
+        match v {
+            Value::Object(o) => {
+                o.remove("score");
+                o.values_mut().for_each(unscored);
+            }
+            Value::Array(a) => a.iter_mut().for_each(unscored),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for q in queries {
+        for route in ["/v1/search", "/v1/search/moments"] {
+            let path = format!("{route}?q={}", enc(q));
+            let mut answer = api.get(&path).await.expect(200).json();
+            unscored(&mut answer);
+            out.push((path, answer));
+        }
+    }
+    out
+}
+
+/// Waits until the search index holds every commit (it may trail the log by a moment).
+async fn search_caught_up(api: &Api) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while api.get_json("/v1/stats").await["search"]["lag"] != json!(0) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "search index did not catch up"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
 }
 
 /// `/v1/stats` without the projector worker's momentary state (busy or idle).
@@ -143,14 +182,35 @@ async fn rebuild_and_verify_leave_every_answer_byte_for_byte() {
     ];
     let paths = paths_to_compare(&anon, &extra).await;
     // `/v1/stats` reports the search index's lag, which may trail the writes for a moment.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while anon.get_json("/v1/stats").await["search"]["lag"] != json!(0) {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "search index did not catch up"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
+    search_caught_up(&anon).await;
+    let queries: Vec<String> = [
+        slug.as_str(),
+        &format!("{slug}-moved"),
+        &format!("בדיקה {slug}"),
+        "שיחות לדוגמה",
+        "שיחה",
+        "פורים",
+        "י״א ניסן תשפ״ד",
+        "touched",
+    ]
+    .iter()
+    .map(|q| q.to_string())
+    .collect();
+    let searched = searches(&anon, &queries).await;
+    // The moved author is found; the deleted one is not.
+    let found = &searched[0].1["results"];
+    assert!(
+        found
+            .as_array()
+            .is_some_and(|r| r.iter().any(|h| h["id"] == a.as_str())),
+        "{found}"
+    );
+    assert!(
+        !searched
+            .iter()
+            .any(|(_, answer)| answer.to_string().contains(&gone)),
+        "a deleted item was found"
+    );
     let before = see(&anon, &paths).await;
     let stats_before = settled_stats(&anon).await;
     let cursor = anon
@@ -172,12 +232,31 @@ async fn rebuild_and_verify_leave_every_answer_byte_for_byte() {
         server.log_tail()
     );
     dir.cli_ok(&["verify"], None);
-    dir.cli_ok(&["rebuild"], None);
-    dir.cli_ok(&["verify"], None);
+    let rebuilt = dir.cli(&["rebuild"]);
+    let said = String::from_utf8_lossy(&rebuilt.stderr);
+    assert!(rebuilt.status.success(), "{said}");
+    // One line for the key-value read models' fold, one for the search index's.
+    let folds: Vec<&str> = said.lines().filter(|l| l.starts_with("rebuilt ")).collect();
+    assert!(
+        folds.len() == 2
+            && folds[0].contains(" items, ")
+            && folds[1].starts_with("rebuilt search up to commit"),
+        "{said}"
+    );
+    let verified = dir.cli(&["verify"]);
+    let said = String::from_utf8_lossy(&verified.stderr);
+    assert!(verified.status.success(), "{said}");
+    assert!(
+        said.contains("read-model keys and search items match the log"),
+        "{said}"
+    );
 
     let server = dir.start(&["--rate-limit-per-minute", GENEROUS_RATE]);
     let anon = server.anon();
     let after = see(&anon, &paths).await;
+    for ((path, b), (_, a)) in searched.iter().zip(&searches(&anon, &queries).await) {
+        assert_eq!(b, a, "{path}: search answer changed");
+    }
     // The worker's momentary state (busy or idle) is not a read model; everything else of
     // /v1/stats (head, counts, checkpoints) must be as it was.
     assert_eq!(
@@ -205,4 +284,98 @@ async fn rebuild_and_verify_leave_every_answer_byte_for_byte() {
         .await
         .expect(200);
     assert_eq!(again.body, next_page.body);
+}
+
+/// Copies a stopped server's data directory into another `DataDir`.
+fn copy_data(from: &DataDir, to: &DataDir) {
+    let status = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(from.path())
+        .arg(to.path())
+        .status()
+        .expect("run cp");
+    assert!(status.success(), "cannot copy the data directory");
+}
+
+#[tokio::test]
+async fn verify_finds_a_search_index_that_drifted_from_the_log() {
+    let dir = DataDir::new();
+    let token = dir.person(&unique("steward"), true);
+    let server = dir.start(&["--demo", "--rate-limit-per-minute", GENEROUS_RATE]);
+    let steward = server.with_token(&token);
+    let template = first_of(&server.anon(), "author").await;
+    let slug = unique("drift");
+    let (x, _) = create(&steward, "author", fresh_copy(&template["data"], &slug)).await;
+    search_caught_up(&server.anon()).await;
+    assert!(server.stop(), "server did not stop:\n{}", server.log_tail());
+
+    // Two stores with one history, then one commit each renaming the same author two ways: the
+    // other store's index stands at the same commit as this one's, differing in that item alone.
+    let other = DataDir::new();
+    copy_data(&dir, &other);
+    let mut heads = Vec::new();
+    for (d, name) in [(&dir, "alpha"), (&other, "beta")] {
+        let server = d.start(&["--rate-limit-per-minute", GENEROUS_RATE]);
+        let data = fresh_copy(&template["data"], &format!("{slug}-{name}"));
+        change(&server.with_token(&token), &x, data).await;
+        let anon = server.anon();
+        search_caught_up(&anon).await;
+        heads.push(anon.get_json("/v1").await["head"].clone());
+        assert!(server.stop(), "server did not stop:\n{}", server.log_tail());
+    }
+    assert_eq!(heads[0], heads[1]);
+    let ours = dir.path().join("search");
+    std::fs::remove_dir_all(&ours).expect("remove the search index");
+    let status = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(other.path().join("search"))
+        .arg(&ours)
+        .status()
+        .expect("run cp");
+    assert!(status.success());
+
+    let out = dir.cli(&["verify"]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success(),
+        "verify passed a drifted index:\n{said}"
+    );
+    let line = said
+        .lines()
+        .find(|l| l.starts_with(&format!("search {x}: ")))
+        .unwrap_or_else(|| panic!("verify does not name the item:\n{said}"));
+    assert!(
+        line.contains(&format!("{slug}-beta")) && line.contains(&format!("{slug}-alpha")),
+        "{line}"
+    );
+    assert!(said.contains("1 of "), "only the one item differs:\n{said}");
+    assert!(
+        !said.contains("rm_"),
+        "the key-value read models were blamed:\n{said}"
+    );
+
+    // Rebuilt from the log, the index agrees with it and answers with this store's name.
+    let out = dir.cli(&["rebuild", "--projection", "search"]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && said.contains("rebuilt search"),
+        "{said}"
+    );
+    assert!(!said.contains("rebuilt items"), "{said}");
+    dir.cli_ok(&["verify"], None);
+    let server = dir.start(&["--rate-limit-per-minute", GENEROUS_RATE]);
+    let anon = server.anon();
+    let hits = anon
+        .get_json(&format!("/v1/search?q={}", enc(&format!("{slug}-alpha"))))
+        .await;
+    assert_eq!(hits["results"][0]["id"], x.as_str(), "{hits}");
+    let hits = anon
+        .get_json(&format!("/v1/search?q={}", enc(&format!("{slug}-beta"))))
+        .await;
+    assert!(
+        !hits["results"]
+            .as_array()
+            .is_some_and(|r| r.iter().any(|h| h["id"] == x.as_str())),
+        "{hits}"
+    );
 }

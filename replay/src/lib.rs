@@ -1,13 +1,16 @@
-//! catalog-replay: rebuilds the read models from the log, checks them against it, and (in a later
-//! issue) follows another server's commits as a mirror.
+//! catalog-replay: rebuilds the read models and the search index from the log, checks them against
+//! it, and (in a later issue) follows another server's commits as a mirror.
 //!
-//! It drives the projector's own fold code (`catalog_projector::Folder`), so a rebuild gives exactly
-//! what live folding gives. It must only run on a store no server holds (`Store::open` refuses
-//! otherwise), must never write the log, and writes read models only through the projector.
+//! It drives the projector's own fold code (`catalog_projector::Folder`) and the search index's
+//! own (`catalog_search::rebuild`), so a rebuild gives exactly what live folding gives. It must
+//! only run on a store no server holds (`Store::open` refuses otherwise), must never write the
+//! log, and writes read models only through the projector and the search crate.
 //!
 //! Layout:
-//! - `rebuild` — empty the read models (all or one projection) and fold the whole log again.
-//! - `verify` — check the hash chain, then compare the live read models with a fresh fold.
+//! - `rebuild` — empty the read models and the search index (all or one projection) and fold the
+//!   whole log again.
+//! - `verify` — check the hash chain, then compare the live read models and search index with a
+//!   fresh fold.
 //! - `progress` — a progress bar on a terminal, log lines otherwise.
 //! - `error` — the crate's `Error`.
 
@@ -21,5 +24,5 @@ mod tests;
 
 pub use error::{Error, Result};
 pub use progress::Progress;
-pub use rebuild::{RebuildReport, rebuild};
+pub use rebuild::{Fold, RebuildReport, SEARCH, rebuild};
 pub use verify::{Difference, VerifyReport, verify};

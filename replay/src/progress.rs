@@ -1,10 +1,12 @@
-//! Showing how far a long fold has come: a bar on a terminal, log lines otherwise.
+//! Showing how far a long fold has come: a bar on a terminal, log lines otherwise. Each fold of
+//! the log (the key-value read models, then the search index) reports under its own name.
 
+use std::cell::Cell;
 use std::io::IsTerminal;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// How a rebuild reports its progress.
+/// How a rebuild or a verify reports its progress.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Progress {
     /// A bar when stderr is a terminal, otherwise a log line every 10,000 commits.
@@ -17,31 +19,39 @@ pub enum Progress {
 
 pub(crate) enum Reporter {
     Bar(ProgressBar),
-    Lines { every: u64, total: u64 },
+    Lines {
+        fold: &'static str,
+        every: u64,
+        total: u64,
+        /// The next seq at or past which a line is written: a fold may report in chunks (the
+        /// search index commits every few hundred commits), so it rarely lands on a multiple.
+        next: Cell<u64>,
+    },
     Silent,
 }
 
 impl Reporter {
-    pub(crate) fn new(progress: Progress, total: u64) -> Reporter {
+    /// A reporter for one fold, named `fold` (`read models`, `search`), of `total` commits.
+    pub(crate) fn new(progress: Progress, fold: &'static str, total: u64) -> Reporter {
+        let lines = |every: u64| Reporter::Lines {
+            fold,
+            every,
+            total,
+            next: Cell::new(every),
+        };
         match progress {
             Progress::Auto if std::io::stderr().is_terminal() => {
                 let bar = ProgressBar::new(total);
                 if let Ok(style) = ProgressStyle::with_template(
-                    "{msg} [{bar:40}] {pos}/{len} commits ({per_sec}, {eta} left)",
+                    "{msg:12} [{bar:40}] {pos}/{len} commits ({per_sec}, {eta} left)",
                 ) {
                     bar.set_style(style.progress_chars("=> "));
                 }
-                bar.set_message("folding");
+                bar.set_message(fold);
                 Reporter::Bar(bar)
             }
-            Progress::Auto => Reporter::Lines {
-                every: 10_000,
-                total,
-            },
-            Progress::LogEvery(every) => Reporter::Lines {
-                every: every.max(1),
-                total,
-            },
+            Progress::Auto => lines(10_000),
+            Progress::LogEvery(every) => lines(every.max(1)),
             Progress::Silent => Reporter::Silent,
         }
     }
@@ -49,8 +59,14 @@ impl Reporter {
     pub(crate) fn commit(&self, seq: u64) {
         match self {
             Reporter::Bar(bar) => bar.set_position(seq),
-            Reporter::Lines { every, total } if seq.is_multiple_of(*every) => {
-                tracing::info!(seq, head = total, "rebuild progress");
+            Reporter::Lines {
+                fold,
+                every,
+                total,
+                next,
+            } if seq >= next.get() => {
+                tracing::info!(fold, seq, head = total, "fold progress");
+                next.set((seq / every + 1) * every);
             }
             _ => {}
         }

@@ -1,5 +1,8 @@
-//! `rebuild`: empty the read models (all, or one projection) and fold the whole log again.
+//! `rebuild`: empty the read models (all, or one projection) and fold the whole log again: the
+//! key-value read models in one fold through the projector, then the search index in one of its
+//! own.
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use catalog_log_core::{Log, Seq, Store};
@@ -8,50 +11,85 @@ use catalog_projector::{Folder, PROJECTIONS, fold};
 use crate::error::{Error, Result};
 use crate::progress::{Progress, Reporter};
 
+/// The name the search index goes by beside the projector's projections (`--projection search`).
+pub const SEARCH: &str = "search";
+
 /// What a rebuild did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RebuildReport {
-    /// The projections that were emptied and folded again.
-    pub projections: Vec<&'static str>,
     /// The seq the read models now stand at (the log's head).
     pub head: Seq,
+    /// Each fold of the log, in the order they ran.
+    pub folds: Vec<Fold>,
+}
+
+/// One fold of the whole log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fold {
+    /// The projections it emptied and folded again.
+    pub projections: Vec<&'static str>,
     pub elapsed: Duration,
 }
 
-/// Rebuilds the read models of `store` from `log`. No `Projector` may be running on the store (in
-/// the CLI this holds because `Store::open` refuses a store a server has open).
+/// Rebuilds the read models of `store` and the search index in `search_dir` from `log`;
+/// `projection` names one of them (a projector projection or [`SEARCH`]) to rebuild it alone. No
+/// server may be running on the store (in the CLI this holds because `Store::open` refuses a
+/// store a server has open; tantivy's writer lock would refuse the index too).
 pub fn rebuild(
     store: &Store,
     log: &Log,
+    search_dir: &Path,
     projection: Option<&str>,
     progress: Progress,
 ) -> Result<RebuildReport> {
-    let projections: Vec<&'static str> = match projection {
-        None => PROJECTIONS.to_vec(),
-        Some(name) => vec![*PROJECTIONS.iter().find(|p| **p == name).ok_or_else(|| {
-            Error::UnknownProjection {
+    let key_value: Option<Vec<&'static str>> = match projection {
+        None => Some(PROJECTIONS.to_vec()),
+        Some(SEARCH) => None,
+        Some(name) => Some(vec![*PROJECTIONS.iter().find(|p| **p == name).ok_or_else(
+            || Error::UnknownProjection {
                 name: name.to_owned(),
-            }
-        })?],
+            },
+        )?]),
     };
-    let started = Instant::now();
-    fold::reset(store, projection)?;
     let head = log.head();
-    tracing::info!(head = head.0, projections = ?projections, "rebuilding read models");
-    let reporter = Reporter::new(progress, head.0);
-    let mut folder = Folder::open(store, log)?;
-    let result = folder.catch_up(head, |seq| reporter.commit(seq.0));
-    reporter.finish();
-    let head = result?;
-    let elapsed = started.elapsed();
-    tracing::info!(
-        head = head.0,
-        elapsed_ms = elapsed.as_millis() as u64,
-        "read models rebuilt"
-    );
-    Ok(RebuildReport {
-        projections,
-        head,
-        elapsed,
-    })
+    let mut folds = Vec::new();
+    if let Some(projections) = key_value {
+        let started = Instant::now();
+        fold::reset(store, projection)?;
+        tracing::info!(head = head.0, projections = ?projections, "rebuilding read models");
+        let reporter = Reporter::new(progress, "read models", head.0);
+        let mut folder = Folder::open(store, log)?;
+        let result = folder.catch_up(head, |seq| reporter.commit(seq.0));
+        reporter.finish();
+        let reached = result?;
+        let elapsed = started.elapsed();
+        tracing::info!(
+            head = reached.0,
+            elapsed_ms = elapsed.as_millis() as u64,
+            "read models rebuilt"
+        );
+        folds.push(Fold {
+            projections,
+            elapsed,
+        });
+    }
+    if projection.is_none() || projection == Some(SEARCH) {
+        let started = Instant::now();
+        tracing::info!(head = head.0, "rebuilding the search index");
+        let reporter = Reporter::new(progress, SEARCH, head.0);
+        let result = catalog_search::rebuild(search_dir, log, head, |seq| reporter.commit(seq.0));
+        reporter.finish();
+        let reached = result?;
+        let elapsed = started.elapsed();
+        tracing::info!(
+            head = reached.0,
+            elapsed_ms = elapsed.as_millis() as u64,
+            "search index rebuilt"
+        );
+        folds.push(Fold {
+            projections: vec![SEARCH],
+            elapsed,
+        });
+    }
+    Ok(RebuildReport { head, folds })
 }

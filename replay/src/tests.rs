@@ -1,15 +1,18 @@
-//! Rebuild and live folding agree, whatever the restart points; verify catches tampering.
+//! Rebuild and live folding agree, whatever the restart points, for the read models and the
+//! search index; verify catches tampering with either.
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use catalog_log_core::{Expect, Log, NewChange, NewCommit, Store};
+use catalog_log_core::{Expect, Log, NewChange, NewCommit, Seq, Store};
 use catalog_projector::{Projector, column_families};
 use catalog_schemas::{Id, ItemType};
+use catalog_search::{SearchIndex, SearchProjection};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-use crate::{Progress, rebuild, verify};
+use crate::{Progress, SEARCH, rebuild, verify};
 
 const POOL: usize = 8;
 
@@ -39,7 +42,11 @@ fn data_of(ids: &[Id], item: usize, v: u8) -> (Option<String>, Value) {
     match ty_of(item) {
         ItemType::Work => (
             Some(format!("/w{item}-{}", v % 2)),
-            json!({"slug": format!("w{item}"), "sets": [ids[(v % 2) * 7].to_string()]}),
+            json!({
+                "slug": format!("w{item}"),
+                "sets": [ids[(v % 2) * 7].to_string()],
+                "title": { "he": "ספר", "en": format!("work {item} variant {v}") },
+            }),
         ),
         ItemType::Unit => (
             (v % 3 != 0).then(|| format!("/w/{item}/{v}")),
@@ -128,19 +135,40 @@ struct Env {
     store: Store,
     log: Log,
     ids: Vec<Id>,
+    /// The search index's directory, inside the store's as the CLI keeps it.
+    search: PathBuf,
     _dir: tempfile::TempDir,
 }
 
 fn env() -> Env {
+    env_with((0..POOL).map(|_| Id::random()).collect())
+}
+
+fn env_with(ids: Vec<Id>) -> Env {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path(), &column_families()).unwrap();
     let log = Log::open(&store).unwrap();
     Env {
         store,
         log,
-        ids: (0..POOL).map(|_| Id::random()).collect(),
+        ids,
+        search: dir.path().join(SEARCH),
         _dir: dir,
     }
+}
+
+/// Every document of the search index in `dir`.
+fn search_dump(dir: &Path) -> Vec<String> {
+    SearchIndex::open(dir).unwrap().0.dump().unwrap()
+}
+
+/// Starts the live search follower, which folds what the index lacks before it returns.
+fn fold_search_live(e: &Env) {
+    let search = SearchProjection::start(&e.search, &e.log).unwrap();
+    assert_eq!(
+        search.wait_applied(e.log.head(), Duration::from_secs(20)),
+        e.log.head()
+    );
 }
 
 fn fixed_history() -> Vec<Vec<Op>> {
@@ -180,20 +208,53 @@ fn live_folding_matches_rebuild_byte_for_byte() {
         .wait_applied(e.log.head(), Duration::from_secs(20))
         .unwrap();
     drop(projector);
+    fold_search_live(&e);
     let live = snapshot(&e.store);
     assert_eq!(live["rm_items"].len(), POOL);
+    let live_search = search_dump(&e.search);
+    assert!(
+        live_search.iter().any(|d| d.contains("work 0 variant 3")),
+        "{live_search:?}"
+    );
 
-    let report = rebuild(&e.store, &e.log, None, Progress::Silent).unwrap();
+    let report = rebuild(&e.store, &e.log, &e.search, None, Progress::Silent).unwrap();
     assert_eq!(report.head, e.log.head());
+    let folded: Vec<_> = report.folds.iter().map(|f| f.projections.clone()).collect();
+    assert_eq!(
+        folded,
+        [catalog_projector::PROJECTIONS.to_vec(), vec![SEARCH]]
+    );
     assert_eq!(snapshot(&e.store), live);
+    assert_eq!(search_dump(&e.search), live_search);
 
     // Rebuilding one projection alone gives the same bytes too.
-    rebuild(&e.store, &e.log, Some("backlinks"), Progress::LogEvery(2)).unwrap();
+    let report = rebuild(
+        &e.store,
+        &e.log,
+        &e.search,
+        Some("backlinks"),
+        Progress::LogEvery(2),
+    )
+    .unwrap();
+    assert_eq!(report.folds.len(), 1);
     assert_eq!(snapshot(&e.store), live);
-    assert!(matches!(
-        rebuild(&e.store, &e.log, Some("nope"), Progress::Silent),
-        Err(crate::Error::UnknownProjection { .. })
-    ));
+    let report = rebuild(
+        &e.store,
+        &e.log,
+        &e.search,
+        Some(SEARCH),
+        Progress::LogEvery(2),
+    )
+    .unwrap();
+    assert_eq!(report.folds[0].projections, [SEARCH]);
+    assert_eq!(search_dump(&e.search), live_search);
+    assert_eq!(snapshot(&e.store), live);
+    let unknown = rebuild(&e.store, &e.log, &e.search, Some("nope"), Progress::Silent);
+    assert!(
+        matches!(&unknown, Err(crate::Error::UnknownProjection { .. })),
+        "{unknown:?}"
+    );
+    assert!(unknown.unwrap_err().to_string().ends_with(", search"));
 }
 
 #[test]
@@ -203,7 +264,8 @@ fn verify_passes_a_clean_store_and_names_tampered_keys() {
         append(&e.log, &e.ids, &ops);
     }
     drop(Projector::start(&e.store, &e.log).unwrap());
-    let clean = verify(&e.store, &e.log).unwrap();
+    fold_search_live(&e);
+    let clean = verify(&e.store, &e.log, &e.search, Progress::Silent).unwrap();
     assert!(clean.is_ok(), "{clean:?}");
     assert!(clean.compared_keys > 20);
 
@@ -219,7 +281,7 @@ fn verify_passes_a_clean_store_and_names_tampered_keys() {
         .unwrap();
     db.delete_cf(paths, &first).unwrap();
 
-    let report = verify(&e.store, &e.log).unwrap();
+    let report = verify(&e.store, &e.log, &e.search, Progress::Silent).unwrap();
     assert!(!report.is_ok());
     assert_eq!(report.different_keys, 2);
     let cfs: Vec<_> = report.differences.iter().map(|d| d.cf).collect();
@@ -229,8 +291,87 @@ fn verify_passes_a_clean_store_and_names_tampered_keys() {
     assert!(report.differences[0].to_string().contains("rm_items key"));
 
     // A rebuild repairs it.
-    rebuild(&e.store, &e.log, None, Progress::Silent).unwrap();
-    assert!(verify(&e.store, &e.log).unwrap().is_ok());
+    rebuild(&e.store, &e.log, &e.search, None, Progress::Silent).unwrap();
+    let repaired = verify(&e.store, &e.log, &e.search, Progress::Silent).unwrap();
+    assert!(repaired.is_ok(), "{repaired:?}");
+}
+
+#[test]
+fn verify_names_search_items_that_drifted_from_the_log() {
+    let e = env();
+    let history = fixed_history();
+    for ops in &history {
+        append(&e.log, &e.ids, ops);
+    }
+    drop(Projector::start(&e.store, &e.log).unwrap());
+    fold_search_live(&e);
+    let clean = verify(&e.store, &e.log, &e.search, Progress::Silent).unwrap();
+    assert!(clean.is_ok(), "{clean:?}");
+    assert_eq!(clean.search_applied, Some(e.log.head()));
+
+    // Another log over the same items and as long, whose last commit gives work 0 another
+    // title: its index in place of the live one stands at the same checkpoint, with one item's
+    // documents drifted.
+    let other = env_with(e.ids.clone());
+    let mut drifted = history.clone();
+    *drifted.last_mut().unwrap() = vec![
+        Op::Put {
+            item: 6,
+            variant: 1,
+        },
+        Op::Put {
+            item: 0,
+            variant: 4,
+        },
+    ];
+    for ops in &drifted {
+        append(&other.log, &other.ids, ops);
+    }
+    std::fs::remove_dir_all(&e.search).unwrap();
+    catalog_search::rebuild(&e.search, &other.log, other.log.head(), |_| {}).unwrap();
+    let report = verify(&e.store, &e.log, &e.search, Progress::Silent).unwrap();
+    assert!(!report.is_ok());
+    assert_eq!(report.different_keys, 1, "{report:?}");
+    let d = &report.differences[0];
+    assert_eq!(
+        (d.cf, d.key.as_str()),
+        (SEARCH, e.ids[0].to_string().as_str())
+    );
+    assert!(
+        d.live.as_deref().unwrap().contains("work 0 variant 4"),
+        "{d:?}"
+    );
+    assert!(
+        d.expected.as_deref().unwrap().contains("work 0 variant 3"),
+        "{d:?}"
+    );
+    assert!(d.to_string().starts_with("search key "), "{d}");
+
+    // Rebuilding the search index alone repairs it.
+    rebuild(&e.store, &e.log, &e.search, Some(SEARCH), Progress::Silent).unwrap();
+    assert!(
+        verify(&e.store, &e.log, &e.search, Progress::Silent)
+            .unwrap()
+            .is_ok()
+    );
+
+    // An index that trails the log (a server stopped before search caught up) is compared up to
+    // its checkpoint and passes; one that is missing does not.
+    std::fs::remove_dir_all(&e.search).unwrap();
+    catalog_search::rebuild(&e.search, &e.log, Seq(3), |_| {}).unwrap();
+    let trailing = verify(&e.store, &e.log, &e.search, Progress::Silent).unwrap();
+    assert!(trailing.is_ok(), "{trailing:?}");
+    assert_eq!(trailing.search_applied, Some(Seq(3)));
+    std::fs::remove_dir_all(&e.search).unwrap();
+    let missing = verify(&e.store, &e.log, &e.search, Progress::Silent).unwrap();
+    assert!(!missing.is_ok());
+    assert!(
+        missing
+            .search_unusable
+            .as_deref()
+            .is_some_and(|why| why.contains("no search index")),
+        "{missing:?}"
+    );
 }
 
 proptest! {
@@ -252,7 +393,7 @@ proptest! {
         projector.wait_applied(e.log.head(), Duration::from_secs(20)).unwrap();
         drop(projector);
         let restarted = snapshot(&e.store);
-        rebuild(&e.store, &e.log, None, Progress::Silent).unwrap();
+        rebuild(&e.store, &e.log, &e.search, None, Progress::Silent).unwrap();
         prop_assert_eq!(snapshot(&e.store), restarted);
     }
 }

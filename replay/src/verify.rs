@@ -1,22 +1,31 @@
 //! `verify`: check the log's hash chain, then fold the whole log into a fresh temporary store and
-//! compare it, key by key, with the live read models.
+//! search index and compare them with the live ones: the read models key by key, the search index
+//! item by item (`catalog_search::compare`, one item's documents in memory at a time).
+
+use std::path::Path;
 
 use catalog_log_core::{Log, Seq, Store};
 use catalog_projector::{Folder, ReadModels, column_families, fold};
+use catalog_search::Found;
 use rocksdb::IteratorMode;
 
 use crate::error::Result;
+use crate::progress::{Progress, Reporter};
+use crate::rebuild::SEARCH;
 
 /// At most this many differences are described; the rest are only counted.
 const SHOWN: usize = 20;
 
-/// One key where the live read models and a fresh fold disagree.
+/// One key where the live read models and a fresh fold disagree, or one item whose search
+/// documents do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Difference {
+    /// The column family, or [`SEARCH`].
     pub cf: &'static str,
-    /// The key, in hex.
+    /// The key, in hex; for the search index, the item's id.
     pub key: String,
-    /// The live value, in hex (`None`: the key is missing from the live store).
+    /// The live value, in hex (`None`: the key is missing from the live store); for the search
+    /// index, the item's first differing document as its stored values in JSON.
     pub live: Option<String>,
     /// The value a fresh fold gives (`None`: the live store has a key it should not).
     pub expected: Option<String>,
@@ -24,7 +33,11 @@ pub struct Difference {
 
 impl std::fmt::Display for Difference {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let show = |v: &Option<String>| v.as_deref().map_or("(none)".to_owned(), short);
+        let show = |v: &Option<String>| match v.as_deref() {
+            None => "(none)".to_owned(),
+            Some(document) if self.cf == SEARCH => clip(document),
+            Some(hex) => short(hex),
+        };
         write!(
             f,
             "{} key {}: live {}, expected {}",
@@ -33,6 +46,14 @@ impl std::fmt::Display for Difference {
             show(&self.live),
             show(&self.expected)
         )
+    }
+}
+
+/// A search document cut to a length a terminal line can show.
+fn clip(text: &str) -> String {
+    match text.char_indices().nth(160) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
     }
 }
 
@@ -54,27 +75,51 @@ pub struct VerifyReport {
     pub chain_broken: Option<(Seq, String)>,
     /// Projections whose checkpoint is not the head.
     pub behind: Vec<(&'static str, Seq)>,
+    /// The search index's checkpoint, when there is an index to compare. It may trail the head
+    /// (the spec lets search lag, and a server stops without waiting for it; the next start
+    /// folds the rest), so the index is compared with a fold of the log up to it.
+    pub search_applied: Option<Seq>,
+    /// Why the search index could not be compared at all: there is none, another version wrote
+    /// it, or it holds commits the log does not.
+    pub search_unusable: Option<String>,
     /// The first differences found.
     pub differences: Vec<Difference>,
-    /// How many keys differ in all.
+    /// How many keys (and search items) differ in all.
     pub different_keys: u64,
-    /// How many keys were compared.
+    /// How many keys (and search items) were compared.
     pub compared_keys: u64,
 }
 
 impl VerifyReport {
     pub fn is_ok(&self) -> bool {
-        self.chain_broken.is_none() && self.behind.is_empty() && self.different_keys == 0
+        self.chain_broken.is_none()
+            && self.behind.is_empty()
+            && self.search_unusable.is_none()
+            && self.different_keys == 0
+    }
+
+    fn differs(&mut self, difference: Difference) {
+        self.different_keys += 1;
+        if self.differences.len() < SHOWN {
+            self.differences.push(difference);
+        }
     }
 }
 
-/// Verifies the chain and the read models of a stopped store.
-pub fn verify(store: &Store, log: &Log) -> Result<VerifyReport> {
+/// Verifies the chain, the read models of a stopped store and the search index in `search_dir`.
+pub fn verify(
+    store: &Store,
+    log: &Log,
+    search_dir: &Path,
+    progress: Progress,
+) -> Result<VerifyReport> {
     let head = log.head();
     let mut report = VerifyReport {
         head,
         chain_broken: None,
         behind: Vec::new(),
+        search_applied: None,
+        search_unusable: None,
         differences: Vec::new(),
         different_keys: 0,
         compared_keys: 0,
@@ -93,10 +138,45 @@ pub fn verify(store: &Store, log: &Log) -> Result<VerifyReport> {
         .filter(|(_, seq)| *seq != head)
         .collect();
 
+    let live_search = match catalog_search::open_to_read(search_dir)? {
+        Found::Index(index) if index.applied() > head => {
+            report.search_unusable = Some(format!(
+                "the search index holds commits up to {} but the log ends at {head}: the server \
+                 folds it again when it starts, or run `catalog rebuild --projection search`",
+                index.applied()
+            ));
+            None
+        }
+        Found::Index(index) => {
+            report.search_applied = Some(index.applied());
+            Some(index)
+        }
+        Found::Missing if head == Seq(0) => None,
+        Found::Missing => {
+            report.search_unusable = Some(format!(
+                "there is no search index in {}: the server builds it when it starts, or run \
+                 `catalog rebuild --projection search`",
+                search_dir.display()
+            ));
+            None
+        }
+        Found::OtherSchema => {
+            report.search_unusable = Some(format!(
+                "the search index in {} was written by another version (another schema): the \
+                 server folds it again when it starts, or run `catalog rebuild --projection search`",
+                search_dir.display()
+            ));
+            None
+        }
+    };
+
     let dir = tempfile::tempdir()?;
-    let fresh = Store::open(dir.path(), &column_families())?;
+    let fresh = Store::open(&dir.path().join("db"), &column_families())?;
     let mut folder = Folder::open(&fresh, log)?;
-    folder.catch_up(head, |_| {})?;
+    let reporter = Reporter::new(progress, "read models", head.0);
+    let folded = folder.catch_up(head, |seq| reporter.commit(seq.0));
+    reporter.finish();
+    folded?;
 
     for cf in column_families() {
         // Checkpoints are compared above as "at the head"; the fresh ones are at the head by
@@ -107,6 +187,30 @@ pub fn verify(store: &Store, log: &Log) -> Result<VerifyReport> {
         compare_cf(store, &fresh, cf, &mut report)?;
     }
     drop(fresh);
+
+    if let Some(live) = live_search {
+        let fresh_dir = dir.path().join(SEARCH);
+        let until = live.applied();
+        let reporter = Reporter::new(progress, SEARCH, until.0);
+        let folded = catalog_search::rebuild(&fresh_dir, log, until, |seq| reporter.commit(seq.0));
+        reporter.finish();
+        folded?;
+        let Found::Index(fresh) = catalog_search::open_to_read(&fresh_dir)? else {
+            return Err(catalog_search::Error::Corrupt(
+                "the search index just folded does not open".into(),
+            )
+            .into());
+        };
+        let compared = catalog_search::compare(&live, &fresh, |d| {
+            report.differs(Difference {
+                cf: SEARCH,
+                key: d.id,
+                live: d.live,
+                expected: d.expected,
+            })
+        })?;
+        report.compared_keys += compared;
+    }
     Ok(report)
 }
 
@@ -142,15 +246,12 @@ fn compare_cf(
         };
         report.compared_keys += 1;
         if let Some((key, live, expected)) = diff {
-            report.different_keys += 1;
-            if report.differences.len() < SHOWN {
-                report.differences.push(Difference {
-                    cf,
-                    key: hex::encode(key),
-                    live: live.map(hex::encode),
-                    expected: expected.map(hex::encode),
-                });
-            }
+            report.differs(Difference {
+                cf,
+                key: hex::encode(key),
+                live: live.map(hex::encode),
+                expected: expected.map(hex::encode),
+            });
         }
         if step_l {
             lnext = l.next().transpose()?;

@@ -72,6 +72,15 @@ mod tests {
     }
 
     #[test]
+    fn a_day_written_as_its_letters_name_inside_other_words() {
+        assert_eq!(key("התוועדות יו״ד שבט תש״י").as_deref(), Some("5710-05-10"));
+        assert_eq!(key("מאמר כ״ף מר-חשון תרכ״א").as_deref(), Some("5621-02-20"));
+        // letter names that are ordinary words are no dates
+        assert_eq!(key("כף"), None);
+        assert_eq!(key("בית חיינו"), None);
+    }
+
+    #[test]
     fn words_that_only_read_as_numbers_are_not_dates() {
         assert_eq!(key("שלום"), None);
         assert_eq!(key("תניא"), None);

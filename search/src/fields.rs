@@ -24,7 +24,9 @@ pub struct Fields {
     pub date: Field,
     /// Every name reduced by `normal_title`, untokenised: exact-title and title-prefix ranks.
     pub exact: Field,
-    /// Every name through the recall analyzer.
+    /// Every name through the recall analyzer; stored, so that with the other stored fields a
+    /// document's stored values are all it was made from (`exact` and the `_exact` fields are
+    /// analysed from these), which is what `compare` checks.
     pub words: Field,
     /// Every name through the as-written analyzer.
     pub words_exact: Field,
@@ -63,7 +65,7 @@ impl Fields {
             en: b.add_text_field("en", STORED),
             date: b.add_text_field("date", STRING | STORED),
             exact: b.add_text_field("exact", STRING),
-            words: b.add_text_field("words", analysed(analyzer::WORDS)),
+            words: b.add_text_field("words", analysed(analyzer::WORDS) | STORED),
             words_exact: b.add_text_field("words_exact", analysed(analyzer::EXACT)),
             kind: b.add_text_field("kind", STRING | STORED),
             line: b.add_text_field("line", STORED),

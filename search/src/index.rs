@@ -75,18 +75,12 @@ impl SearchIndex {
             Index::create(directory, schema, tantivy::IndexSettings::default())?
         };
         analyzer::register(&index);
-        let fields = Fields::of(&index.schema())?;
-        let applied = read_payload(index.load_metas()?.payload.as_deref())?;
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
             .try_into()?;
         let writer = index.writer_with_num_threads(1, WRITER_MEMORY)?;
-        let search = SearchIndex {
-            reader,
-            fields,
-            applied: Arc::new(AtomicU64::new(applied.0)),
-        };
+        let search = SearchIndex::from_reader(&index, reader)?;
         let indexer = Indexer {
             search: search.clone(),
             writer,
@@ -94,44 +88,31 @@ impl SearchIndex {
         Ok((search, indexer))
     }
 
+    /// The read side of an opened `index`, at the checkpoint its last commit recorded.
+    pub(crate) fn from_reader(index: &Index, reader: IndexReader) -> Result<SearchIndex> {
+        let applied = read_payload(index.load_metas()?.payload.as_deref())?;
+        Ok(SearchIndex {
+            reader,
+            fields: Fields::of(&index.schema())?,
+            applied: Arc::new(AtomicU64::new(applied.0)),
+        })
+    }
+
     /// The last commit the index holds.
     pub fn applied(&self) -> Seq {
         Seq(self.applied.load(Ordering::SeqCst))
     }
 
-    /// Every document as `(id, kind, type, path, names, date, line, segment, version, text)`
-    /// lines, sorted: two indexes folded from one
-    /// log answer the same (the rebuild-equality check).
+    /// Every document as its stored values (a line of JSON), sorted: two indexes folded from one
+    /// log answer the same. For tests; `compare` does this item by item.
     pub fn dump(&self) -> Result<Vec<String>> {
         use tantivy::collector::DocSetCollector;
         use tantivy::query::AllQuery;
-        use tantivy::schema::document::Value as _;
         let searcher = self.reader.searcher();
         let mut out = Vec::new();
         for address in searcher.search(&AllQuery, &DocSetCollector)? {
             let doc: TantivyDocument = searcher.doc(address)?;
-            let mut line = Vec::new();
-            for field in [
-                self.fields.id,
-                self.fields.kind,
-                self.fields.ty,
-                self.fields.path,
-                self.fields.he,
-                self.fields.en,
-                self.fields.date,
-                self.fields.line,
-                self.fields.segment,
-                self.fields.version,
-                self.fields.text,
-            ] {
-                line.push(
-                    doc.get_first(field)
-                        .and_then(|v| v.as_str())
-                        .unwrap_or("")
-                        .to_owned(),
-                );
-            }
-            out.push(line.join("\t"));
+            out.push(crate::compare::stored_values(&searcher, &doc)?);
         }
         out.sort();
         Ok(out)
@@ -157,8 +138,13 @@ impl Indexer {
 
     /// Folds `commits` (the ones right after `applied()`, in order) and commits them with their
     /// last seq as the checkpoint. Commits already held are skipped, so a caller may hand over a
-    /// batch that overlaps what the index has.
+    /// batch that overlaps what the index has. On failure the index is back at its last commit.
     pub fn apply(&mut self, commits: &[Commit]) -> Result<Seq> {
+        let result = self.apply_unrecovered(commits);
+        self.recover_from(result)
+    }
+
+    fn apply_unrecovered(&mut self, commits: &[Commit]) -> Result<Seq> {
         let mut applied = self.applied();
         let mut changed = false;
         for commit in commits {
@@ -214,8 +200,45 @@ impl Indexer {
     /// Folds every commit after `applied()` up to and including `until`, reading the log one
     /// commit at a time (a bulk import's commits are megabytes each) and committing to tantivy
     /// every [`COMMIT_EVERY`] changes or [`CHUNK`] commits, calling `each` after each tantivy
-    /// commit. Returns the seq reached.
-    pub fn catch_up(&mut self, log: &Log, until: Seq, mut each: impl FnMut(Seq)) -> Result<Seq> {
+    /// commit. Returns the seq reached. On failure the index is back at its last commit.
+    pub fn catch_up(&mut self, log: &Log, until: Seq, each: impl FnMut(Seq)) -> Result<Seq> {
+        let result = self.catch_up_unrecovered(log, until, each);
+        self.recover_from(result)
+    }
+
+    /// After a failed fold, goes back to the last commit on disk: tantivy's writer may hold half
+    /// a batch, and after an I/O error (a full disk) its own view of the segments cannot be
+    /// trusted: without this, a later commit published an empty segment list with a newer
+    /// checkpoint and garbage-collected every segment file (found by `catalog verify` after
+    /// `tests/disk_full.rs`). The checkpoint is read back from disk too, since a commit may have
+    /// reached the disk before the error.
+    fn recover_from<T>(&mut self, result: Result<T>) -> Result<T> {
+        if let Err(failed) = &result
+            && let Err(e) = self.roll_back()
+        {
+            tracing::error!(error = %e, after = %failed, "search index rollback failed");
+        }
+        result
+    }
+
+    fn roll_back(&mut self) -> Result<()> {
+        self.writer.rollback()?;
+        let applied = read_payload(self.writer.index().load_metas()?.payload.as_deref())?;
+        self.search.reader.reload()?;
+        self.search.applied.store(applied.0, Ordering::SeqCst);
+        tracing::warn!(
+            applied = applied.0,
+            "search index rolled back to its last commit"
+        );
+        Ok(())
+    }
+
+    fn catch_up_unrecovered(
+        &mut self,
+        log: &Log,
+        until: Seq,
+        mut each: impl FnMut(Seq),
+    ) -> Result<Seq> {
         let from = self.applied();
         // From the log's start, an item not met yet has nothing to delete first.
         let mut seen: Option<Seen> = (from == Seq(0)).then(Seen::default);

@@ -19,8 +19,10 @@
 //! - `date_query` — whether a query names a Hebrew date.
 //! - `query` — ranked search: exact title, then title prefix, then words.
 //! - `projection` — `SearchProjection`, the thread following the log, and `rebuild`.
+//! - `compare` — an index opened only to read, and two indexes compared item by item (`verify`).
 
 pub mod analyzer;
+mod compare;
 mod date_query;
 mod document;
 mod error;
@@ -31,6 +33,7 @@ mod moment_query;
 mod projection;
 mod query;
 
+pub use compare::{Found, ItemDiffers, compare, open_to_read};
 pub use date_query::date_in;
 pub use error::{Error, Result};
 pub use index::{Indexer, SearchIndex};

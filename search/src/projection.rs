@@ -145,16 +145,16 @@ fn follow(mut indexer: Indexer, log: Log, shared: Arc<Watched<SearchStatus>>) {
     });
 }
 
-/// Empties the index in `dir` and folds the whole log into it again, calling `each` after each
-/// chunk. No server may hold the index (tantivy's writer lock refuses a second writer).
-pub fn rebuild(dir: &Path, log: &Log, each: impl FnMut(Seq)) -> Result<Seq> {
+/// Empties the index in `dir` and folds the log into it again up to and including `until` (the
+/// head for a rebuild; a live index's checkpoint when `verify` compares with it), calling `each`
+/// after each chunk. No server may hold the index (tantivy's writer lock refuses a second writer).
+pub fn rebuild(dir: &Path, log: &Log, until: Seq, each: impl FnMut(Seq)) -> Result<Seq> {
     let (_, mut indexer) = SearchIndex::open(dir)?;
     indexer.reset()?;
-    let head = log.head();
-    let reached = indexer.catch_up(log, head, each)?;
-    if reached != head {
+    let reached = indexer.catch_up(log, until, each)?;
+    if reached != until {
         return Err(Error::Corrupt(format!(
-            "rebuild reached seq {reached}, not the head {head}"
+            "rebuild reached seq {reached}, not {until}"
         )));
     }
     Ok(reached)
@@ -247,7 +247,7 @@ mod tests {
 
         // A rebuild folds the whole log again into the same documents.
         assert_eq!(
-            rebuild(&search_dir, &log, |_| {}).expect("rebuild"),
+            rebuild(&search_dir, &log, log.head(), |_| {}).expect("rebuild"),
             renamed
         );
         let (index, _indexer) = SearchIndex::open(&search_dir).expect("open");

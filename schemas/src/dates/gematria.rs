@@ -111,6 +111,24 @@ fn letters(mut n: u32) -> String {
     out
 }
 
+/// Whether `word` (letters with any marks) is `n` written the usual way, the way [`write`]
+/// writes it; final forms count as their ordinary letters.
+pub fn is_usual(word: &str, n: u32) -> bool {
+    let plain = |c: char| match c {
+        'ך' => 'כ',
+        'ם' => 'מ',
+        'ן' => 'נ',
+        'ף' => 'פ',
+        'ץ' => 'צ',
+        c => c,
+    };
+    let written = word
+        .chars()
+        .filter(|c| letter_value(*c).is_some())
+        .map(plain);
+    (1..1000).contains(&n) && written.eq(letters(n).chars())
+}
+
 /// Adds the marks: a geresh after a single letter, gershayim before the last of several.
 fn marked(plain: &str) -> String {
     let mut chars: Vec<char> = plain.chars().collect();

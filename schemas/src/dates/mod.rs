@@ -1,6 +1,7 @@
 //! Dates as people write them, read into a [`DateKey`] and written back.
 //!
-//! [`read`] takes Hebrew dates in Hebrew letters (`ט״ו בשבט תשמ״ט`, `י"ט כסלו ה'תשמ"ט`), in
+//! [`read`] takes Hebrew dates in Hebrew letters (`ט״ו בשבט תשמ״ט`, `י"ט כסלו ה'תשמ"ט`, and
+//! the two days written as their letter's name, `יו״ד שבט` and `כ״ף מר-חשון`), in
 //! English letters and digits (`19 Kislev 5749`, `Kislev 19, 5749`), partial dates (a month
 //! and year, a year alone), and Gregorian dates (`December 17, 1988`, `1988-12-17`), which
 //! become the Hebrew day they fall on. It answers the key with the date written back in Hebrew
@@ -10,6 +11,7 @@
 //! Layout:
 //! - `tokens`: splitting text into Hebrew words, Latin words and digits.
 //! - `gematria`: numbers in Hebrew letters, both ways.
+//! - `letter_names`: days written as their letter's name (`יו״ד שבט`, `כ״ף מר-חשון`).
 //! - `months`: month names and spellings, Hebrew and Gregorian.
 //! - `parse`: which word is the day, the month and the year.
 //! - `gregorian`: Gregorian dates into Hebrew keys.
@@ -17,6 +19,7 @@
 
 mod gematria;
 mod gregorian;
+mod letter_names;
 mod months;
 mod parse;
 mod tokens;

@@ -4,6 +4,7 @@
 
 use super::gematria::{self, Letters};
 use super::gregorian;
+use super::letter_names::{self, LetterName};
 use super::months::{gregorian_month, hebrew_month};
 use super::tokens::{Token, tokenize};
 use crate::{DateKey, Month, SchemaError};
@@ -22,29 +23,52 @@ pub(super) struct Number {
 pub(super) enum Written {
     Digits(u32),
     Letters(Letters),
+    /// A letter's spelled-out name, which is always a day (`יו״ד`).
+    Name(LetterName),
 }
 
 impl Number {
     /// The number read as a year: letters without their thousands are in the 5000s.
-    fn year(&self) -> u32 {
+    fn year(&self) -> Result<u32, String> {
         match self.written {
-            Written::Digits(n) => n,
-            Written::Letters(l) => l.thousands.unwrap_or(5) * 1000 + l.value,
+            Written::Digits(n) => Ok(n),
+            Written::Letters(l) => Ok(l.thousands.unwrap_or(5) * 1000 + l.value),
+            Written::Name(name) => Err(format!(
+                "{} names the letter {}, which is written for a day ({}), not a year",
+                crate::quote(&self.text),
+                name.letter,
+                name.value
+            )),
         }
     }
 
-    /// The number read as a day of a month; a thousands digit makes it no day at all.
-    fn day(&self) -> u32 {
+    /// The number read as a day of a month; a thousands digit makes it no day at all. A day in
+    /// letters must be written the way days are, one letter for the tens and one for the units
+    /// (`ט״ו` and `ט״ז` for 15 and 16): any other letters that happen to sum to a day (`ה״ה`,
+    /// `יו״ד` read as a number) are a misreading waiting to happen, so they are refused.
+    fn day(&self) -> Result<u32, String> {
         match self.written {
-            Written::Digits(n) => n,
-            Written::Letters(l) => l.thousands.map_or(l.value, |t| t * 1000 + l.value),
+            Written::Digits(n) => Ok(n),
+            Written::Letters(l) => match l.thousands {
+                Some(t) => Ok(t * 1000 + l.value),
+                None if (1..=30).contains(&l.value) && !gematria::is_usual(&self.text, l.value) => {
+                    Err(format!(
+                        "{} is not how a day is written: {} is {}",
+                        crate::quote(&self.text),
+                        l.value,
+                        gematria::write(l.value)
+                    ))
+                }
+                None => Ok(l.value),
+            },
+            Written::Name(name) => Ok(name.value),
         }
     }
 
     pub(super) fn digits(&self) -> Option<u32> {
         match self.written {
             Written::Digits(n) => Some(n),
-            Written::Letters(_) => None,
+            Written::Letters(_) | Written::Name(_) => None,
         }
     }
 }
@@ -170,6 +194,20 @@ fn sort(tokens: &[Token]) -> Result<Vec<Part>, String> {
                     if letters.ends_with("יום") && tokens.get(at).is_some_and(is_weekday) {
                         at += 1;
                     }
+                } else if let Some(name) = letter_names::read(w) {
+                    if !name.written_for_days {
+                        return Err(format!(
+                            "{} is the name of the letter {}, which days are not written with: \
+                             write {}",
+                            crate::quote(&shown),
+                            name.letter,
+                            name.usual()
+                        ));
+                    }
+                    parts.push(Part::Number(Number {
+                        text: shown,
+                        written: Written::Name(name),
+                    }));
                 } else if let Some(read) = gematria::read(w) {
                     parts.push(Part::Number(Number {
                         text: shown,
@@ -270,7 +308,7 @@ fn hebrew(parts: &[Part]) -> Result<DateKey, String> {
             let all = numbers(parts);
             return match all.as_slice() {
                 [] => Err("it names no date".to_owned()),
-                [year] => key(year.year(), None, None),
+                [year] => key(year.year()?, None, None),
                 _ => Err(format!(
                     "{} numbers and no month: write a month between the day and the year",
                     all.len()
@@ -290,7 +328,10 @@ fn hebrew(parts: &[Part]) -> Result<DateKey, String> {
     let after = numbers(&parts[at + 1..]);
     let (day, year) = match (before.as_slice(), after.as_slice()) {
         ([day], [year]) | ([], [day, year]) => (Some(day), year),
-        ([], [year]) if year.digits().is_some_and(|n| n <= 30) => {
+        ([], [year])
+            if year.digits().is_some_and(|n| n <= 30)
+                || matches!(year.written, Written::Name(_)) =>
+        {
             return Err(format!("{} {} has no year", month.name_en(), year.text));
         }
         ([], [year]) => (None, year),
@@ -303,12 +344,12 @@ fn hebrew(parts: &[Part]) -> Result<DateKey, String> {
             ));
         }
     };
-    let day = match day.map(Number::day) {
+    let day = match day.map(Number::day).transpose()? {
         None => None,
         Some(d @ 1..=30) => Some(d as u8),
         Some(d) => return Err(format!("{d} is not a day of a month")),
     };
-    key(year.year(), Some(month), day)
+    key(year.year()?, Some(month), day)
 }
 
 /// Checks the parts against the calendar; the reason is `DateKey::new`'s.

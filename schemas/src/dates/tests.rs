@@ -117,6 +117,121 @@ fn hebrew_day_month_year_in_letters() {
 }
 
 #[test]
+fn days_written_as_their_letters_name() {
+    // 10 Shevat 5710 and 5711, in every way the name and its marks are typed
+    all_read_as(
+        "5710-05-10",
+        &[
+            "יו״ד שבט תש״י",
+            "יו\"ד שבט ה'תש\"י",
+            "יו”ד שבט תש”י",
+            "יו''ד שבט תש''י",
+            "יוד שבט תשי",
+            "יו״ד בשבט ה׳תש״י",
+            "ביו״ד שבט תש״י",
+            "יום ג׳ יו״ד שבט תש״י",
+            "שבט יו״ד תש״י",
+            "10 Shevat 5710",
+        ],
+    );
+    all_read_as("5711-05-10", &["יו״ד שבט תשי״א", "ביו\"ד שבט ה'תשי\"א"]);
+    all_read_as("5587-03-10", &["יו״ד כסלו תקפ״ז", "יוד כסלו ה׳תקפ״ז"]);
+    // 20 Cheshvan 5621, 20 Av 5704
+    all_read_as(
+        "5621-02-20",
+        &[
+            "כ״ף מר-חשון תרכ״א",
+            "כ\"ף מרחשון ה'תרכ\"א",
+            "כ״ף מר חשוון תרכ״א",
+            "כף חשון תרכא",
+            "בכ״ף מר־חשון תרכ״א",
+        ],
+    );
+    all_read_as(
+        "5704-11-20",
+        &["כ״ף מנחם-אב תש״ד", "כ\"ף מנחם אב תש\"ד", "כ״ף באב תש״ד"],
+    );
+    // the day is written back as days are usually written
+    let read = read("יו״ד שבט תש״י").expect("readable");
+    assert_eq!(
+        (read.he.as_str(), read.en.as_str()),
+        ("י׳ שבט תש״י", "10 Shevat 5710")
+    );
+}
+
+#[test]
+fn letter_names_not_written_for_days_are_refused_with_the_usual_way() {
+    assert_eq!(
+        reason("ה״א טבת תשמ״ט"),
+        "\"ה״א\" is the name of the letter ה, which days are not written with: write ה׳"
+    );
+    assert_eq!(
+        reason("ה\"י טבת תשמ\"ט"),
+        "\"ה״י\" is the name of the letter ה, which days are not written with: write ה׳"
+    );
+    assert_eq!(
+        reason("למ״ד תשרי תשמ״ט"),
+        "\"למ״ד\" is the name of the letter ל, which days are not written with: write ל׳"
+    );
+    for name in [
+        "אל״ף",
+        "בי״ת",
+        "גימ״ל",
+        "דל״ת",
+        "וא״ו",
+        "וי״ו",
+        "זי״ן",
+        "חי״ת",
+        "טי״ת",
+    ] {
+        let why = reason(&format!("{name} ניסן תשמ״ט"));
+        assert!(why.contains("is the name of the letter"), "{name}: {why}");
+    }
+}
+
+#[test]
+fn letters_that_only_sum_to_a_day_are_refused() {
+    // Read as sums these would be silent misreadings: ה״א as 6, ה״ה as 10, a misplaced mark
+    // turning יו״ד into 20.
+    assert_eq!(
+        reason("ה״ה כסלו תשמ״ט"),
+        "\"ה״ה\" is not how a day is written: 10 is י׳"
+    );
+    assert_eq!(
+        reason("י״וד שבט תש״י"),
+        "\"י״וד\" is not how a day is written: 20 is כ׳"
+    );
+    assert_eq!(
+        reason("יוד׳ שבט תש״י"),
+        "\"יוד׳\" is not how a day is written: 20 is כ׳"
+    );
+    assert_eq!(
+        reason("י״ה שבט תשמ״ט"),
+        "\"י״ה\" is not how a day is written: 15 is ט״ו"
+    );
+    assert_eq!(
+        reason("יי שבט תשמ״ט"),
+        "\"יי\" is not how a day is written: 20 is כ׳"
+    );
+}
+
+#[test]
+fn a_letters_name_is_a_day_never_a_year() {
+    assert_eq!(
+        reason("יו״ד"),
+        "\"יו״ד\" names the letter י, which is written for a day (10), not a year"
+    );
+    assert_eq!(reason("כסלו כ״ף"), "Kislev כ״ף has no year");
+    assert_eq!(reason("יו״ד שבט"), "Shevat has no year");
+    assert_eq!(
+        reason("יו״ד שבט כ״ף"),
+        "\"כ״ף\" names the letter כ, which is written for a day (20), not a year"
+    );
+    // the preposition is read only before a name written for days
+    assert!(reason("בבי״ת שבט תש״י").contains("is not a month, a number in letters"));
+}
+
+#[test]
 fn every_hebrew_month_spelling() {
     let cases: &[(&str, &str)] = &[
         ("תשרי", "01"),
@@ -455,7 +570,69 @@ fn any_key() -> impl Strategy<Value = DateKey> {
     )
 }
 
+/// How people type the gershayim of a name: not at all, the Hebrew mark, ASCII and
+/// typographic quotes, two apostrophes.
+const NAME_MARKS: [&str; 6] = ["", "״", "\"", "”", "“", "''"];
+
+/// Up to three letters of the values a day can have, with or without a mark before the last.
+fn day_like_word() -> impl Strategy<Value = (String, String)> {
+    let letter = prop::sample::select("אבגדהוזחטיכלך".chars().collect::<Vec<_>>());
+    (
+        prop::collection::vec(letter, 1..=3),
+        prop::sample::select(vec!["", "״", "׳"]),
+    )
+        .prop_map(|(letters, mark)| {
+            let plain: String = letters.iter().collect();
+            let mut word = String::new();
+            for (i, c) in letters.iter().enumerate() {
+                if i + 1 == letters.len() && letters.len() > 1 {
+                    word.push_str(mark);
+                }
+                word.push(*c);
+            }
+            if letters.len() == 1 {
+                word.push_str(mark);
+            }
+            (word, plain)
+        })
+}
+
 proptest! {
+    #[test]
+    fn a_named_day_reads_as_its_letter_in_any_month_and_year(
+        (name, day) in prop::sample::select(vec![("יו", "ד", 10u8), ("כ", "ף", 20u8)])
+            .prop_map(|(head, last, day)| ((head, last), day)),
+        mark in prop::sample::select(NAME_MARKS.to_vec()),
+        prefix in prop::sample::select(vec!["", "ב"]),
+        key in any_key(),
+    ) {
+        let (Some(month), Some(_)) = (key.month(), key.day()) else {
+            return Ok(());
+        };
+        let text = format!(
+            "{prefix}{}{mark}{} {} {}",
+            name.0,
+            name.1,
+            month.name_he(),
+            gematria::write_year(key.year())
+        );
+        let expected = DateKey::new(key.year(), Some(month), Some(day))
+            .expect("every month has a 10th and a 20th");
+        prop_assert_eq!(read_key(&text), Ok(expected), "{}", text);
+    }
+
+    #[test]
+    fn a_day_in_letters_reads_only_as_the_day_it_is_written_as(
+        (word, plain) in day_like_word(),
+    ) {
+        // Shevat always has 30 days.
+        if let Ok(key) = read_key(&format!("{word} שבט תשפ״ה")) {
+            let day = u32::from(key.day().expect("a day"));
+            let usual = gematria::is_usual(&plain, day);
+            let named = matches!((plain.as_str(), day), ("יוד", 10) | ("כף" | "כך", 20));
+            prop_assert!(usual || named, "{} read as day {}", word, day);
+        }
+    }
     #[test]
     fn any_key_written_in_hebrew_reads_back(key in any_key()) {
         let he = super::hebrew(&key);
