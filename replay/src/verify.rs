@@ -207,7 +207,7 @@ pub fn verify(
                 key: d.id,
                 live: d.live,
                 expected: d.expected,
-            })
+            });
         })?;
         report.compared_keys += compared;
     }
