@@ -1,7 +1,8 @@
 //! What several benchmarks build alike: a store wired with the log, the running projector and
-//! workflow, and bare commits appended straight to the log.
+//! workflow, and bare commits appended straight to the log (through `catalog-testkit`, which the
+//! crates' own tests use too).
 
-use catalog_log_core::{Expect, Log, NewChange, NewCommit, Seq, Store};
+use catalog_log_core::{Log, NewChange, Seq, Store};
 use catalog_projector::{Projector, ReadModels};
 use catalog_schemas::{Id, ItemType};
 use catalog_workflow::Workflow;
@@ -43,27 +44,13 @@ impl Stack {
     }
 }
 
-/// A change writing `data` to item `id`, whatever it held before.
+/// A change writing `data` to item `id`, whatever it held before (the benchmarks build paths
+/// with `format!`, so the path is owned here).
 pub fn new_change(id: Id, ty: ItemType, path: Option<String>, data: Value) -> NewChange {
-    NewChange {
-        id,
-        ty,
-        path,
-        data: Some(data),
-        merged_into: None,
-        expect: Expect::Any,
-    }
+    catalog_testkit::put(id, ty, path.as_deref(), data)
 }
 
-/// Appends `changes` as one commit made by "bench".
+/// Appends `changes` as one commit; its seq.
 pub fn append(log: &Log, changes: Vec<NewChange>) -> Seq {
-    log.append(NewCommit {
-        message: "bench".into(),
-        merged_by: "bench".into(),
-        author: "bench".into(),
-        suggestion: None,
-        changes,
-    })
-    .expect("append")
-    .seq
+    catalog_testkit::append(log, changes).seq
 }

@@ -2,8 +2,9 @@
 //! folding the same commits one at a time, whatever the commits do and wherever the overlay is
 //! written out.
 
-use catalog_log_core::{Expect, Log, NewChange, NewCommit, Store};
+use catalog_log_core::{Log, NewChange, Store};
 use catalog_schemas::{Id, ItemType};
+use catalog_testkit::TempStore;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -87,12 +88,12 @@ fn write_log(log: &Log, ids: &[Id], steps: &[Step], per_commit: usize) {
                     live[slot] = true;
                     touched[slot] = true;
                     let (path, data) = data(ids, slot, v);
-                    change(ids[slot], slot_type(slot), path, Some(data), None)
+                    catalog_testkit::put(ids[slot], slot_type(slot), path.as_deref(), data)
                 }
                 Step::Delete { slot } if live[slot] && !touched[slot] => {
                     live[slot] = false;
                     touched[slot] = true;
-                    change(ids[slot], slot_type(slot), None, None, None)
+                    catalog_testkit::delete(ids[slot], slot_type(slot))
                 }
                 Step::Merge { slot, into }
                     if live[slot]
@@ -104,7 +105,7 @@ fn write_log(log: &Log, ids: &[Id], steps: &[Step], per_commit: usize) {
                 {
                     live[slot] = false;
                     touched[slot] = true;
-                    change(ids[slot], slot_type(slot), None, None, Some(ids[into]))
+                    catalog_testkit::merged_into(ids[slot], slot_type(slot), ids[into])
                 }
                 _ => continue,
             };
@@ -113,31 +114,7 @@ fn write_log(log: &Log, ids: &[Id], steps: &[Step], per_commit: usize) {
         if changes.is_empty() {
             continue;
         }
-        log.append(NewCommit {
-            message: "history".into(),
-            merged_by: "tester".into(),
-            author: "tester".into(),
-            suggestion: None,
-            changes,
-        })
-        .unwrap();
-    }
-}
-
-fn change(
-    id: Id,
-    ty: ItemType,
-    path: Option<String>,
-    data: Option<Value>,
-    merged_into: Option<Id>,
-) -> NewChange {
-    NewChange {
-        id,
-        ty,
-        path,
-        data,
-        merged_into,
-        expect: Expect::Any,
+        catalog_testkit::append(log, changes);
     }
 }
 
@@ -159,10 +136,8 @@ fn dump(store: &Store) -> Vec<(&'static str, Entries)> {
         .collect()
 }
 
-fn fresh_store() -> (Store, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(dir.path(), &column_families()).unwrap();
-    (store, dir)
+fn fresh_store() -> TempStore {
+    TempStore::open(&column_families())
 }
 
 proptest! {
@@ -174,19 +149,20 @@ proptest! {
         per_commit in 1usize..4,
         overlay_bytes in prop_oneof![Just(1usize), 200usize..20_000, Just(usize::MAX)],
     ) {
-        let (store, _dir) = fresh_store();
-        let log = Log::open(&store).unwrap();
+        let fresh = fresh_store();
+        let (store, log) = (&fresh.store, &fresh.log);
         let ids: Vec<Id> = (0..SLOTS).map(|_| Id::random()).collect();
-        write_log(&log, &ids, &steps, per_commit);
+        write_log(log, &ids, &steps, per_commit);
         prop_assume!(log.head().0 >= 64);
 
-        let mut one_by_one = Folder::open(&store, &log).unwrap();
+        let mut one_by_one = Folder::open(store, log).unwrap();
         for commit in log.iter_from(catalog_log_core::Seq(0)) {
             one_by_one.apply_commit(&commit.unwrap()).unwrap();
         }
 
-        let (bulk_store, _bulk_dir) = fresh_store();
-        let mut bulk = Folder::open(&bulk_store, &log).unwrap();
+        let bulk_fresh = fresh_store();
+        let bulk_store = &bulk_fresh.store;
+        let mut bulk = Folder::open(bulk_store, log).unwrap();
         bulk.set_overlay_bytes(overlay_bytes);
         let mut reported = Vec::new();
         let reached = bulk.catch_up(log.head(), |seq| reported.push(seq)).unwrap();
@@ -194,6 +170,6 @@ proptest! {
         prop_assert_eq!(reported.last().copied(), Some(log.head()));
         prop_assert!(reported.windows(2).all(|w| w[0] < w[1]));
 
-        prop_assert!(dump(&store) == dump(&bulk_store), "read models differ");
+        prop_assert!(dump(store) == dump(bulk_store), "read models differ");
     }
 }

@@ -3,8 +3,9 @@
 
 use std::cell::RefCell;
 
-use catalog_log_core::{Commit, Expect, Log, NewChange, NewCommit, Store};
+use catalog_log_core::{Commit, Log, NewChange};
 use catalog_schemas::{Id, ItemType};
+use catalog_testkit::TempStore;
 use serde_json::Value;
 
 use crate::{Folder, ReadModels};
@@ -13,20 +14,22 @@ pub(crate) struct Fixture {
     pub log: Log,
     pub rm: ReadModels,
     folder: RefCell<Folder>,
-    _dir: tempfile::TempDir,
+    _store: TempStore,
+}
+
+fn ty(name: &str) -> ItemType {
+    name.parse().expect("a type name")
 }
 
 impl Fixture {
     pub fn new() -> Fixture {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path(), &crate::column_families()).unwrap();
-        let log = Log::open(&store).unwrap();
-        let folder = RefCell::new(Folder::open(&store, &log).unwrap());
+        let t = TempStore::open(&crate::column_families());
+        let folder = RefCell::new(Folder::open(&t.store, &t.log).unwrap());
         Fixture {
-            rm: ReadModels::new(&store),
-            log,
+            rm: ReadModels::new(&t.store),
+            log: t.log.clone(),
             folder,
-            _dir: dir,
+            _store: t,
         }
     }
 
@@ -34,47 +37,21 @@ impl Fixture {
         Id::random()
     }
 
-    fn change(
-        id: Id,
-        ty: &str,
-        path: Option<&str>,
-        data: Option<Value>,
-        merged_into: Option<Id>,
-    ) -> NewChange {
-        NewChange {
-            id,
-            ty: ty.parse::<ItemType>().unwrap(),
-            path: path.map(str::to_owned),
-            data,
-            merged_into,
-            expect: Expect::Any,
-        }
+    pub fn put(&self, id: Id, name: &str, path: Option<&str>, data: Value) -> NewChange {
+        catalog_testkit::put(id, ty(name), path, data)
     }
 
-    pub fn put(&self, id: Id, ty: &str, path: Option<&str>, data: Value) -> NewChange {
-        Self::change(id, ty, path, Some(data), None)
+    pub fn delete(&self, id: Id, name: &str) -> NewChange {
+        catalog_testkit::delete(id, ty(name))
     }
 
-    pub fn delete(&self, id: Id, ty: &str) -> NewChange {
-        Self::change(id, ty, None, None, None)
-    }
-
-    pub fn merge(&self, id: Id, ty: &str, into: Id) -> NewChange {
-        Self::change(id, ty, None, None, Some(into))
+    pub fn merge(&self, id: Id, name: &str, into: Id) -> NewChange {
+        catalog_testkit::merged_into(id, ty(name), into)
     }
 
     /// Appends one commit and folds it.
     pub fn commit(&self, changes: Vec<NewChange>) -> Commit {
-        let commit = self
-            .log
-            .append(NewCommit {
-                message: "test".into(),
-                merged_by: "tester".into(),
-                author: "tester".into(),
-                suggestion: None,
-                changes,
-            })
-            .unwrap();
+        let commit = catalog_testkit::append(&self.log, changes);
         assert!(self.folder.borrow_mut().apply_commit(&commit).unwrap());
         commit
     }

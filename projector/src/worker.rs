@@ -151,27 +151,11 @@ fn run(mut folder: Folder, log: Log, shared: Arc<Watched<ProjectorStatus>>) {
 mod tests {
     use super::*;
     use crate::ReadModels;
-    use catalog_log_core::{Expect, NewChange, NewCommit};
     use catalog_schemas::{Id, ItemType};
     use serde_json::json;
 
     fn append(log: &Log, ty: ItemType, data: serde_json::Value) -> Seq {
-        let change = NewChange {
-            id: Id::random(),
-            ty,
-            path: None,
-            data: Some(data),
-            merged_into: None,
-            expect: Expect::Any,
-        };
-        let commit = NewCommit {
-            message: "m".into(),
-            merged_by: "t".into(),
-            author: "t".into(),
-            suggestion: None,
-            changes: vec![change],
-        };
-        log.append(commit).unwrap().seq
+        catalog_testkit::append_new(log, ty, data).1
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use catalog_log_core::{Expect, Log, NewChange, NewCommit, Seq, Store};
+use catalog_log_core::{Log, NewChange, Seq, Store};
 use catalog_projector::{Projector, column_families};
 use catalog_schemas::{Id, ItemType};
 use catalog_search::{SearchIndex, SearchProjection};
@@ -61,21 +61,13 @@ fn data_of(ids: &[Id], item: usize, v: u8) -> (Option<String>, Value) {
 }
 
 fn change(ids: &[Id], op: &Op) -> NewChange {
-    let (item, path, data, merged_into) = match *op {
+    match *op {
         Op::Put { item, variant } => {
             let (path, data) = data_of(ids, item, variant);
-            (item, path, Some(data), None)
+            catalog_testkit::put(ids[item], ty_of(item), path.as_deref(), data)
         }
-        Op::Delete { item } => (item, None, None, None),
-        Op::Merge { item, into } => (item, None, None, Some(ids[into])),
-    };
-    NewChange {
-        id: ids[item],
-        ty: ty_of(item),
-        path,
-        data,
-        merged_into,
-        expect: Expect::Any,
+        Op::Delete { item } => catalog_testkit::delete(ids[item], ty_of(item)),
+        Op::Merge { item, into } => catalog_testkit::merged_into(ids[item], ty_of(item), ids[into]),
     }
 }
 
@@ -93,14 +85,7 @@ fn append(log: &Log, ids: &[Id], ops: &[Op]) {
         })
         .map(|op| change(ids, op))
         .collect();
-    log.append(NewCommit {
-        message: "generated".into(),
-        merged_by: "tester".into(),
-        author: "tester".into(),
-        suggestion: None,
-        changes,
-    })
-    .unwrap();
+    catalog_testkit::append(log, changes);
 }
 
 fn op() -> impl Strategy<Value = Op> {

@@ -137,7 +137,7 @@ pub(crate) fn stored_values(searcher: &Searcher, doc: &TantivyDocument) -> Resul
 mod tests {
     use super::*;
     use crate::projection::rebuild;
-    use catalog_log_core::{Expect, Log, NewChange, NewCommit, Store};
+    use catalog_log_core::{Log, Store};
     use catalog_schemas::{Id, ItemType};
     use serde_json::json;
 
@@ -147,22 +147,16 @@ mod tests {
         let store = Store::open(&dir.join("db"), &[]).expect("store");
         let log = Log::open(&store).expect("log");
         for (id, title) in items {
-            let change = NewChange {
-                id: *id,
-                ty: ItemType::Work,
-                path: None,
-                data: title.map(|t| json!({ "title": { "he": "ספר", "en": t } })),
-                merged_into: None,
-                expect: Expect::Any,
+            let change = match title {
+                Some(t) => catalog_testkit::put(
+                    *id,
+                    ItemType::Work,
+                    None,
+                    json!({ "title": { "he": "ספר", "en": t } }),
+                ),
+                None => catalog_testkit::delete(*id, ItemType::Work),
             };
-            log.append(NewCommit {
-                message: "m".into(),
-                merged_by: "t".into(),
-                author: "t".into(),
-                suggestion: None,
-                changes: vec![change],
-            })
-            .expect("append");
+            catalog_testkit::append(&log, vec![change]);
         }
         (store, log)
     }

@@ -284,27 +284,16 @@ impl Indexer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use catalog_log_core::{Expect, NewChange, NewCommit, Store};
+    use catalog_log_core::Store;
     use catalog_schemas::{Id, ItemType};
     use serde_json::json;
 
     fn append(log: &Log, id: Id, data: Option<serde_json::Value>) {
-        let change = NewChange {
-            id,
-            ty: ItemType::Topic,
-            path: None,
-            data,
-            merged_into: None,
-            expect: Expect::Any,
+        let change = match data {
+            Some(data) => catalog_testkit::put(id, ItemType::Topic, None, data),
+            None => catalog_testkit::delete(id, ItemType::Topic),
         };
-        let commit = NewCommit {
-            message: "m".into(),
-            merged_by: "t".into(),
-            author: "t".into(),
-            suggestion: None,
-            changes: vec![change],
-        };
-        log.append(commit).expect("append");
+        catalog_testkit::append(log, vec![change]);
     }
 
     #[test]

@@ -164,27 +164,12 @@ pub fn rebuild(dir: &Path, log: &Log, until: Seq, each: impl FnMut(Seq)) -> Resu
 mod tests {
     use super::*;
     use crate::SearchQuery;
-    use catalog_log_core::{Expect, NewChange, NewCommit, Store};
+    use catalog_log_core::Store;
     use catalog_schemas::{Id, ItemType};
     use serde_json::json;
 
     fn append(log: &Log, id: Id, ty: ItemType, data: serde_json::Value) -> Seq {
-        let change = NewChange {
-            id,
-            ty,
-            path: None,
-            data: Some(data),
-            merged_into: None,
-            expect: Expect::Any,
-        };
-        let commit = NewCommit {
-            message: "m".into(),
-            merged_by: "t".into(),
-            author: "t".into(),
-            suggestion: None,
-            changes: vec![change],
-        };
-        log.append(commit).expect("append").seq
+        catalog_testkit::append(log, vec![catalog_testkit::put(id, ty, None, data)]).seq
     }
 
     fn ids(p: &SearchProjection, q: &str) -> Vec<Id> {

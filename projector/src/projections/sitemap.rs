@@ -384,7 +384,7 @@ mod tests {
     /// a store of the current layout is left alone.
     #[test]
     fn an_older_layout_is_folded_again() {
-        use catalog_log_core::{Expect, Log, NewChange, NewCommit, Store};
+        use catalog_log_core::{Log, Store};
 
         use crate::fold::{META_CF, checkpoint_key, version_key};
         use crate::{Folder, ReadModels};
@@ -393,21 +393,10 @@ mod tests {
         let store = Store::open(dir.path(), &crate::column_families()).unwrap();
         let log = Log::open(&store).unwrap();
         let work = Id::random();
-        log.append(NewCommit {
-            message: "m".into(),
-            merged_by: "t".into(),
-            author: "t".into(),
-            suggestion: None,
-            changes: vec![NewChange {
-                id: work,
-                ty: ItemType::Work,
-                path: None,
-                data: Some(json!({})),
-                merged_into: None,
-                expect: Expect::Any,
-            }],
-        })
-        .unwrap();
+        catalog_testkit::append(
+            &log,
+            vec![catalog_testkit::put(work, ItemType::Work, None, json!({}))],
+        );
         let mut folder = Folder::open(&store, &log).unwrap();
         folder.catch_up(log.head(), |_| {}).unwrap();
         let db = store.db();
