@@ -296,6 +296,15 @@ async fn a_steward_defines_a_kind_whose_items_merge_are_served_and_survive_a_reb
         format!("/v1/resolve?path={}", enc(&format!("/niggunim/{slug}"))),
         format!("/v1/entities/{}", both.ids[1]),
     ];
+    // The search index may trail the writes for a moment, and /v1/stats reports its lag.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while anon.get_json("/v1/stats").await["search"]["lag"] != json!(0) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "search did not catch up"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
     let mut before = Vec::new();
     for p in &paths {
         before.push(anon.get(p).await.expect(200).body);
