@@ -15,10 +15,10 @@ use catalog_schemas::{Id, ItemType};
 use serde_json::Value;
 
 use crate::error::{Conflict, Error, Result};
-use crate::merge3;
 use crate::resolutions::Resolutions;
 use crate::service::Workflow;
 use crate::suggestions::{Items, SuggestedItem};
+use catalog_merge3 as merge3;
 
 impl Workflow {
     /// The items to commit, each with `base` set to the head revision it must still find

@@ -41,7 +41,6 @@
 //! - `listing`: the suggestion list (filters, newest-first pages, open and closed counts).
 //! - `merging`: approval into one commit, send back, crash reconciliation.
 //! - `against_main`: a suggestion's items merged with main as it stands (what approval writes).
-//! - `merge3`: the three-way merge of one item (fields, keyed lists, id sets, words, names).
 //! - `resolutions`: which side settles each clash ([`Resolutions`]).
 //! - `revert`: undoing a merged suggestion with a new one ([`Reverted`]).
 //! - `restore`: a suggestion setting an item back to an earlier version.
@@ -81,7 +80,6 @@ mod listing;
 mod lists;
 mod live;
 mod main_item;
-mod merge3;
 mod merging;
 #[cfg(feature = "utoipa")]
 mod openapi;

@@ -7,15 +7,7 @@ use std::collections::BTreeMap;
 use catalog_schemas::Id;
 use serde::{Deserialize, Serialize};
 
-/// The side whose value settles a clash.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Side {
-    /// Keep what main has now.
-    Main,
-    /// Take what the suggestion has.
-    Suggestion,
-}
+pub use catalog_merge3::Side;
 
 /// One settled clash.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,8 +1,9 @@
-//! The three-way merge of one item: what the suggestion read (base), what main holds now, and
-//! what the suggestion wants, combined field by field.
+//! catalog-merge3: the three-way merge of one item's data: what a suggestion read (base), what
+//! main holds now, and what the suggestion wants, combined field by field.
 //!
-//! Pure code over JSON values: no store, no ids, no time. `against_main` feeds it the three
-//! versions and turns its clashes into [`crate::Conflict`]s.
+//! Pure code over JSON values: no store, no ids, no time, no knowledge of suggestions. The
+//! workflow's `against_main` feeds it the three versions and turns its clashes into conflicts; it
+//! must stay that way, so the rules below can be read and tested on their own.
 //!
 //! The rules, from the outside in:
 //! - a value one side left as base takes the other side's value; both sides making the same
@@ -37,11 +38,21 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
-use crate::resolutions::Side;
+use serde::{Deserialize, Serialize};
+
+/// The side whose value settles a clash.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// Keep what main has now.
+    Main,
+    /// Take what the suggestion has.
+    Suggestion,
+}
 
 /// One place where main and the suggestion changed the same thing two ways.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Clash {
+pub struct Clash {
     /// JSON Pointer into the item's data; empty for the whole item.
     pub field: String,
     pub base: Option<Value>,
@@ -51,7 +62,7 @@ pub(crate) struct Clash {
 
 /// What merging one item gave.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Outcome {
+pub struct Outcome {
     /// The item's merged data (`None`: the item is deleted). Meaningful only without clashes.
     pub data: Option<Value>,
     /// Clashes no resolution settled.
@@ -61,7 +72,7 @@ pub(crate) struct Outcome {
 }
 
 /// Merges one item's three versions; `resolutions` maps clash pointers to the side that wins.
-pub(crate) fn merge_item(
+pub fn merge_item(
     base: Option<&Value>,
     main: Option<&Value>,
     suggestion: Option<&Value>,
@@ -81,7 +92,7 @@ pub(crate) fn merge_item(
 }
 
 /// The walk over one item, collecting clashes as it goes.
-pub(super) struct Merger<'r> {
+pub(crate) struct Merger<'r> {
     resolutions: &'r BTreeMap<String, Side>,
     clashes: Vec<Clash>,
     settled: BTreeSet<String>,
@@ -90,7 +101,7 @@ pub(super) struct Merger<'r> {
 impl Merger<'_> {
     /// Merges one value at `ptr`; `key` is the object key it sits under, if any. `None` in and
     /// out means "no value here" (a missing key, a deleted element or item).
-    pub(super) fn value(
+    pub(crate) fn value(
         &mut self,
         ptr: &str,
         key: Option<&str>,
@@ -154,7 +165,7 @@ impl Merger<'_> {
 
     /// Records a clash, or settles it when a resolution names it. The value answered for an
     /// unsettled clash is main's; it is never written, since any clash refuses the merge.
-    pub(super) fn clash(
+    pub(crate) fn clash(
         &mut self,
         ptr: &str,
         base: Option<&Value>,
@@ -200,7 +211,7 @@ fn is_name(value: &Value) -> bool {
 }
 
 /// The pointer of `key` under `ptr`, escaped as RFC 6901 says (`~` → `~0`, `/` → `~1`).
-pub(super) fn child(ptr: &str, key: &str) -> String {
+pub(crate) fn child(ptr: &str, key: &str) -> String {
     let mut out = String::with_capacity(ptr.len() + key.len() + 1);
     out.push_str(ptr);
     out.push('/');

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use super::{Clash, merge_item};
-use crate::resolutions::Side;
+use crate::Side;
 
 const A: &str = "cat-0000000a";
 const B: &str = "cat-0000000b";
