@@ -1,9 +1,10 @@
 //! Route tests: the real router over a real temporary store, driven with `oneshot`.
 //! `reads` covers the conventions of every route and the read routes; `writes` covers
-//! credentials, the write path and the feed it produces.
+//! credentials, the write path and the feed it produces; `snapshots` pins whole answers.
 
 mod openapi;
 mod reads;
+mod snapshots;
 mod writes;
 
 use std::num::NonZeroU32;
