@@ -43,6 +43,36 @@ pub(crate) fn ref_set(
 /// A reference: the field and the target's id bytes.
 type RefPair = (&'static str, [u8; keys::ID_LEN]);
 
+/// Keeps, of a change's reference diff, only what the projection's own keys (`indexed`) say
+/// was counted: undoing a reference never counted would take a counter below zero. An item of a
+/// kind a `schema` item defines may predate its kind's definition (the log is the authority,
+/// whatever the checks refuse), so the table that reads its old version now may not be the one
+/// that counted it then. A built-in kind's table never changes, so built-ins skip the reads.
+fn as_indexed(
+    ctx: &FoldCtx<'_>,
+    view: &ChangeView<'_>,
+    (removed, added): (Vec<RefPair>, Vec<RefPair>),
+    cf: &'static str,
+    indexed: impl Fn(&RefPair, ItemType) -> Vec<u8>,
+) -> Result<(Vec<RefPair>, Vec<RefPair>)> {
+    if view.ty().is_built_in() && view.old_ty().is_built_in() {
+        return Ok((removed, added));
+    }
+    let mut undone = Vec::with_capacity(removed.len());
+    for pair in removed {
+        if ctx.get(cf, &indexed(&pair, view.old_ty()))?.is_some() {
+            undone.push(pair);
+        }
+    }
+    let mut done = Vec::with_capacity(added.len());
+    for pair in added {
+        if ctx.get(cf, &indexed(&pair, view.ty()))?.is_none() {
+            done.push(pair);
+        }
+    }
+    Ok((undone, done))
+}
+
 /// The references a change removes and adds.
 fn ref_diff(types: &TypeRegistry, view: &ChangeView<'_>) -> (Vec<RefPair>, Vec<RefPair>) {
     let old = ref_set(types, view.old_ty(), view.old_data());
@@ -82,7 +112,13 @@ impl Projection for Backlinks {
     fn apply(&self, ctx: &mut FoldCtx<'_>) -> Result<()> {
         let types = ctx.types;
         for view in ctx.changes() {
-            let (removed, added) = ref_diff(types, &view);
+            let (removed, added) = as_indexed(
+                ctx,
+                &view,
+                ref_diff(types, &view),
+                BACKLINKS_CF,
+                |(field, target), ty| edge_key(target, field, ty, view.id()),
+            )?;
             for (field, target) in removed {
                 ctx.delete(
                     BACKLINKS_CF,
@@ -117,6 +153,20 @@ const ANY_TYPE: u8 = 0xff;
 
 fn refcount_key(field: &str, ty: ItemType, target: &[u8]) -> Vec<u8> {
     keys::key(&[&[REF_BY_TYPE], field.as_bytes(), &[0], &ty.key(), target])
+}
+
+/// Source ‖ field ‖ target → nothing: a reference of an item of a kind a `schema` item defines
+/// that the counts hold (see [`as_indexed`]; built-in kinds need no record).
+const COUNTED: u8 = b'p';
+
+fn counted_key(from: Id, field: &str, target: &[u8]) -> Vec<u8> {
+    keys::key(&[
+        &[COUNTED],
+        &keys::id_bytes(from),
+        field.as_bytes(),
+        &[0],
+        target,
+    ])
 }
 
 fn refsum_key(field: &str, target: &[u8]) -> Vec<u8> {
@@ -200,12 +250,25 @@ impl Projection for Refcounts {
         > = Default::default();
         let types = ctx.types;
         for view in ctx.changes() {
-            let (removed, added) = ref_diff(types, &view);
+            let (removed, added) = as_indexed(
+                ctx,
+                &view,
+                ref_diff(types, &view),
+                REFCOUNTS_CF,
+                |(field, target), _| counted_key(view.id(), field, target),
+            )?;
+            let defined = !view.ty().is_built_in() || !view.old_ty().is_built_in();
             for (field, target) in removed {
                 *by_type.entry((field, view.old_ty(), target)).or_default() -= 1;
+                if defined {
+                    ctx.delete(REFCOUNTS_CF, &counted_key(view.id(), field, &target))?;
+                }
             }
             for (field, target) in added {
                 *by_type.entry((field, view.ty(), target)).or_default() += 1;
+                if defined {
+                    ctx.put(REFCOUNTS_CF, &counted_key(view.id(), field, &target), &[])?;
+                }
             }
         }
         let mut all: std::collections::BTreeMap<(&'static str, [u8; keys::ID_LEN]), i64> =
