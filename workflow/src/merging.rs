@@ -43,8 +43,8 @@ struct Deciding<'a> {
 
 /// How far [`Workflow::reconcile`] has read the log.
 #[derive(Serialize, Deserialize)]
-struct Checkpoint {
-    seq: Seq,
+pub(crate) struct Checkpoint {
+    pub(crate) seq: Seq,
 }
 
 impl Workflow {

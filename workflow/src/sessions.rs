@@ -25,10 +25,10 @@ pub const SESSIONS_PER_ACCOUNT: usize = 20;
 pub const SESSION_SWEEP_BATCH: usize = 1000;
 
 #[derive(Serialize, Deserialize)]
-struct SessionRecord {
-    account: AccountId,
-    created_at: Timestamp,
-    expires_at: Timestamp,
+pub(crate) struct SessionRecord {
+    pub(crate) account: AccountId,
+    pub(crate) created_at: Timestamp,
+    pub(crate) expires_at: Timestamp,
 }
 
 type Hash = [u8; 32];

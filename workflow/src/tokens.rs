@@ -69,12 +69,12 @@ impl TokenInfo {
 }
 
 #[derive(Serialize, Deserialize)]
-struct TokenRecord {
+pub(crate) struct TokenRecord {
     #[serde(flatten)]
-    info: TokenInfo,
-    account: AccountId,
+    pub(crate) info: TokenInfo,
+    pub(crate) account: AccountId,
     /// Hex sha256 of the whole token, compared in constant time after the index lookup.
-    sha256: String,
+    pub(crate) sha256: String,
 }
 
 /// What the token routes and the command line ask for.

@@ -29,11 +29,15 @@ mod timeline;
 mod view;
 pub(crate) mod writer;
 
+#[cfg(test)]
+pub(crate) use comments::CommentRecord;
 pub use comments::{Anchor, Comment, CommentId, NewComment};
 pub use edit::SuggestionEdit;
 pub use requests::ReviewRequest;
 pub(crate) use reviews::ReviewRecord;
 pub use reviews::{NewFieldComment, NewReview, Review, ReviewId, Reviewed, Verdict};
+#[cfg(test)]
+pub(crate) use timeline::Entry;
 pub use timeline::{Conversation, Event, EventKind, TimelineItem};
 pub use view::{ChangeAction, FieldChange, ItemChange, REVIEW_VIEW_ITEMS, ReviewView};
 
