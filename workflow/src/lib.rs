@@ -90,6 +90,7 @@ mod paths;
 mod permissions;
 mod principal;
 mod quotas;
+mod records;
 mod resolutions;
 mod restore;
 mod revert;

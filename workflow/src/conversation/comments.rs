@@ -14,7 +14,7 @@ use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::handle::Handle;
 use crate::inbox::{Audience, Reason};
-use crate::kv::{COMMENTS, SUBJECT_COMMENTS};
+use crate::kv::SUBJECT_COMMENTS;
 use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::subject::Subject;
@@ -82,6 +82,10 @@ pub(crate) struct CommentRecord {
     pub resolved_by: Option<Handle>,
     /// The review it was written in, for a review's field comments.
     pub review: Option<ReviewId>,
+}
+
+impl crate::records::StoredRecord for CommentRecord {
+    const CF: &'static str = crate::kv::COMMENTS;
 }
 
 /// A comment as readers see it: a hidden comment keeps its place but not its words.
@@ -381,7 +385,7 @@ impl Workflow {
     }
 
     pub(crate) fn comment_record(&self, id: CommentId) -> Result<Option<CommentRecord>> {
-        self.kv().get(COMMENTS, &id.key())
+        self.kv().get(&id.key())
     }
 
     fn require_comment(&self, id: CommentId) -> Result<CommentRecord> {
@@ -464,7 +468,7 @@ impl Workflow {
 
 impl ActivityBatch<'_> {
     pub(crate) fn put_comment(&mut self, record: &CommentRecord) -> Result<()> {
-        self.put(COMMENTS, &record.id.key(), record)?;
+        self.put(&record.id.key(), record)?;
         let index = [record.subject.key(), record.id.key().to_vec()].concat();
         self.put_raw(SUBJECT_COMMENTS, &index, &[])
     }

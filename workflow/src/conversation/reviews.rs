@@ -166,6 +166,10 @@ pub(crate) struct ReviewRecord {
     pub at: Timestamp,
 }
 
+impl crate::records::StoredRecord for ReviewRecord {
+    const CF: &'static str = crate::kv::REVIEWS;
+}
+
 /// A review as readers see it, with its field comments.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
@@ -279,7 +283,7 @@ impl Workflow {
     pub(crate) fn review_records(&self, id: SuggestionId) -> Result<Vec<ReviewRecord>> {
         Ok(self
             .kv()
-            .scan_prefix::<ReviewRecord>(REVIEWS, &id.key())?
+            .scan_prefix::<ReviewRecord>(&id.key())?
             .into_iter()
             .map(|(_, r)| r)
             .collect())
@@ -300,7 +304,7 @@ impl Workflow {
         review: ReviewId,
     ) -> Result<Option<Review>> {
         self.kv()
-            .get::<ReviewRecord>(REVIEWS, &review_key(id, review))?
+            .get::<ReviewRecord>(&review_key(id, review))?
             .map(|r| self.review_of_record(r))
             .transpose()
     }
@@ -432,7 +436,7 @@ impl ActivityBatch<'_> {
             comments: comment_ids,
             at,
         };
-        self.put(REVIEWS, &review_key(suggestion.id, id), &record)?;
+        self.put(&review_key(suggestion.id, id), &record)?;
         self.index_reviewer(&principal.handle, suggestion.id)?;
         self.timeline(suggestion.id, &Entry::Review { review: id })?;
         // A review answers the request to review.

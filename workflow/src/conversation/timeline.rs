@@ -12,7 +12,6 @@ use catalog_log_core::Seq;
 use crate::clock::Timestamp;
 use crate::error::Result;
 use crate::handle::Handle;
-use crate::kv::TIMELINE;
 use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::subject::Subject;
@@ -82,6 +81,10 @@ pub(crate) enum Entry {
     },
 }
 
+impl crate::records::StoredRecord for Entry {
+    const CF: &'static str = crate::kv::TIMELINE;
+}
+
 /// An event as the timeline shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = SuggestionEvent))]
@@ -145,7 +148,7 @@ impl Workflow {
     ) -> Result<Conversation> {
         let suggestion = self.require_visible(viewer, id)?;
         let mut timeline = Vec::new();
-        for (_, entry) in self.kv().scan_prefix::<Entry>(TIMELINE, &id.key())? {
+        for (_, entry) in self.kv().scan_prefix::<Entry>(&id.key())? {
             let item = match entry {
                 Entry::Comment { comment } => match self.comment_view(comment)? {
                     Some(c) => TimelineItem::Comment(c),

@@ -120,6 +120,10 @@ pub(crate) struct LineRecord {
     pub order: u64,
 }
 
+impl crate::records::StoredRecord for LineRecord {
+    const CF: &'static str = crate::kv::INBOX;
+}
+
 impl LineRecord {
     fn key(&self) -> [u8; 16] {
         line_key(self.account, self.order)

@@ -42,8 +42,6 @@ use std::path::PathBuf;
 
 use catalog_log_core::{Rev, Seq};
 use catalog_schemas::{Id, ItemType};
-use serde::Serialize;
-use serde::de::DeserializeOwned;
 use serde_json::json;
 
 use crate::accounts::{Account, AccountId, AccountRecord};
@@ -56,15 +54,17 @@ use crate::inbox::{LineRecord, Reason};
 use crate::issues::{
     EntityRef, Happened, Issue, IssueId, IssueState, Label, ReportKind, StateReason, TimelineEvent,
 };
-use crate::kv;
 use crate::merging::Checkpoint;
+use crate::records::{
+    IssueEventRecord, IssueRecord, ReviewRequestRecord, StoredRecord, SuggestionRecord,
+};
 use crate::sessions::SessionRecord;
 use crate::subject::Subject;
 use crate::suggestions::{
     Kind, PostReview, Status, SuggestedItem, Suggestion, SuggestionId, ThreadNumber,
 };
 use crate::threads::ThreadRef;
-use crate::tokens::{TokenId, TokenInfo, TokenRecord};
+use crate::tokens::{TokenId, TokenInfo, TokenRecord, TokenUse};
 use crate::{Handle, Scopes, Timestamp};
 
 fn fixture(name: &str) -> PathBuf {
@@ -73,11 +73,18 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Compares `value`'s stored bytes with fixture `name`, then reads the fixture back and writes
-/// it again, which must give the same bytes.
-fn golden<T: Serialize + DeserializeOwned>(name: &str, value: &T) {
+/// Compares `record`'s stored bytes with fixture `name`, then reads the fixture back and writes
+/// it again, which must give the same record and the same bytes.
+fn golden<R: StoredRecord + PartialEq + std::fmt::Debug>(name: &str, record: &R) {
+    assert!(
+        name.starts_with(&format!("{}-v{}-", R::CF, R::VERSION))
+            || name == format!("{}-v{}.record", R::CF, R::VERSION),
+        "{name} is not named for {} version {}",
+        R::CF,
+        R::VERSION
+    );
     let path = fixture(name);
-    let actual = kv::encode(value).unwrap();
+    let actual = record.encode().unwrap();
     if std::env::var_os("WORKFLOW_BLESS").is_some() {
         std::fs::write(&path, &actual).unwrap();
     }
@@ -88,9 +95,10 @@ fn golden<T: Serialize + DeserializeOwned>(name: &str, value: &T) {
         String::from_utf8_lossy(&expected),
         String::from_utf8_lossy(&actual)
     );
-    let read: T = kv::decode("golden", &expected).unwrap_or_else(|err| panic!("{name}: {err}"));
+    let read = R::decode(&expected).unwrap_or_else(|err| panic!("{name}: {err}"));
+    assert_eq!(&read, record, "{name} reads back as another record");
     assert!(
-        kv::encode(&read).unwrap() == expected,
+        read.encode().unwrap() == expected,
         "{name} does not read back to the same bytes"
     );
 }
@@ -113,17 +121,15 @@ fn work() -> ItemType {
 }
 
 fn account(password: Option<&str>) -> AccountRecord {
-    AccountRecord {
-        account: Account {
-            id: AccountId(7),
-            handle: handle("rivka"),
-            name: "רבקה \"Rivka\" Cohen".into(),
-            steward: true,
-            trusted: false,
-            created_at: at(0),
-        },
-        password: password.map(str::to_string),
-    }
+    let account = Account {
+        id: AccountId(7),
+        handle: handle("rivka"),
+        name: "רבקה \"Rivka\" Cohen".into(),
+        steward: true,
+        trusted: false,
+        created_at: at(0),
+    };
+    AccountRecord::new(&account, password.map(str::to_string))
 }
 
 #[test]
@@ -136,31 +142,32 @@ fn accounts_v1() {
 }
 
 fn token(revoked: bool) -> TokenRecord {
-    TokenRecord {
-        info: TokenInfo {
-            id: TokenId(3),
-            name: if revoked { "bot:importer" } else { "laptop" }.into(),
-            prefix: "Ab3dE5gH".into(),
-            scopes: if revoked {
-                Scopes::READ
-            } else {
-                Scopes::READ_WRITE
-            },
-            created_at: at(0),
-            last_used_at: revoked.then(|| at(1_000)),
-            expires_at: at(90 * Timestamp::MS_PER_DAY),
-            revoked_at: revoked.then(|| at(2_000)),
+    let info = TokenInfo {
+        id: TokenId(3),
+        name: if revoked { "bot:importer" } else { "laptop" }.into(),
+        prefix: "Ab3dE5gH".into(),
+        scopes: if revoked {
+            Scopes::READ
+        } else {
+            Scopes::READ_WRITE
         },
-        account: AccountId(7),
-        sha256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08".into(),
-    }
+        created_at: at(0),
+        last_used_at: revoked.then(|| at(1_000)),
+        expires_at: at(90 * Timestamp::MS_PER_DAY),
+        revoked_at: revoked.then(|| at(2_000)),
+    };
+    TokenRecord::new(
+        &info,
+        AccountId(7),
+        "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08".into(),
+    )
 }
 
 #[test]
 fn tokens_v1() {
     golden("wf_tokens-v1-live.record", &token(false));
     golden("wf_tokens-v1-revoked.record", &token(true));
-    golden("wf_token_used-v1.record", &at(5_000));
+    golden("wf_token_used-v1.record", &TokenUse(at(5_000)));
 }
 
 #[test]
@@ -234,14 +241,23 @@ fn suggestions_v1() {
         Seq(0),
         at(0),
     );
-    golden("wf_suggestions-v1-draft.record", &draft);
-    golden("wf_suggestions-v1-merged.record", &merged_suggestion());
+    golden(
+        "wf_suggestions-v1-draft.record",
+        &SuggestionRecord::from(&draft),
+    );
+    golden(
+        "wf_suggestions-v1-merged.record",
+        &SuggestionRecord::from(&merged_suggestion()),
+    );
     // Never stored: setting it must not change the bytes.
     let shown = Suggestion {
         not_yet_visible: true,
         ..merged_suggestion()
     };
-    golden("wf_suggestions-v1-merged.record", &shown);
+    golden(
+        "wf_suggestions-v1-merged.record",
+        &SuggestionRecord::from(&shown),
+    );
 }
 
 #[test]
@@ -314,7 +330,7 @@ fn issues_v1() {
             at(0),
         )
     };
-    golden("wf_issues-v1-report.record", &report);
+    golden("wf_issues-v1-report.record", &IssueRecord::from(&report));
     let closed = Issue {
         title: Some("Page 12 of volume 3 is missing".into()),
         kind: ReportKind::MissingPage,
@@ -347,15 +363,18 @@ fn issues_v1() {
             at(0),
         )
     };
-    golden("wf_issues-v1-closed.record", &closed);
+    golden("wf_issues-v1-closed.record", &IssueRecord::from(&closed));
 }
 
 #[test]
 fn issue_events_v1() {
-    let event = |what: Happened, actor: Option<&str>| TimelineEvent {
-        at: at(0),
-        actor: actor.map(handle),
-        what,
+    let event = |what: Happened, actor: Option<&str>| {
+        IssueEventRecord::try_from(&TimelineEvent {
+            at: at(0),
+            actor: actor.map(handle),
+            what,
+        })
+        .unwrap()
     };
     golden(
         "wf_issue_events-v1-opened.record",
@@ -478,23 +497,23 @@ fn reviews_v1() {
 fn review_requests_v1() {
     golden(
         "wf_review_requests-v1-asked.record",
-        &ReviewRequest {
+        &ReviewRequestRecord::from(&ReviewRequest {
             handle: handle("rivka"),
             name: "Rivka".into(),
             by: Some(handle("moshe")),
             at: at(0),
             auto: false,
-        },
+        }),
     );
     golden(
         "wf_review_requests-v1-auto.record",
-        &ReviewRequest {
+        &ReviewRequestRecord::from(&ReviewRequest {
             handle: handle("rivka"),
             name: "Rivka".into(),
             by: None,
             at: at(0),
             auto: true,
-        },
+        }),
     );
 }
 
