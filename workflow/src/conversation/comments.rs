@@ -22,8 +22,9 @@ use crate::suggestions::{Items, Suggestion};
 
 use super::reviews::ReviewId;
 use super::text;
-use super::timeline::{Entry, EventKind};
+use super::timeline::EventKind;
 use super::writer::{ActivityBatch, COMMENT_COUNTER};
+use crate::records::TimelineEntry;
 
 /// A comment body: 1-10000 characters once surrounding white space is trimmed.
 pub(crate) const MAX_BODY_CHARS: usize = 10_000;
@@ -68,6 +69,7 @@ pub struct NewComment {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct CommentRecord {
     pub id: CommentId,
+    #[serde(with = "crate::records::values::subject")]
     pub subject: Subject,
     pub parent: Option<CommentId>,
     pub author: Handle,
@@ -77,6 +79,7 @@ pub(crate) struct CommentRecord {
     pub edited_at: Option<Timestamp>,
     pub hidden: bool,
     pub hidden_by: Option<Handle>,
+    #[serde(with = "crate::records::values::anchor")]
     pub anchor: Option<Anchor>,
     pub resolved: bool,
     pub resolved_by: Option<Handle>,
@@ -250,7 +253,7 @@ impl Workflow {
         };
         w.put_comment(&record)?;
         if let Subject::Changeset(id) = subject {
-            w.timeline(id, &Entry::Comment { comment: record.id })?;
+            w.timeline(id, &TimelineEntry::Comment { comment: record.id })?;
         }
         w.references(principal, &record)?;
         w.notify(

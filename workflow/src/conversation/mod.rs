@@ -36,8 +36,6 @@ pub use edit::SuggestionEdit;
 pub use requests::ReviewRequest;
 pub(crate) use reviews::ReviewRecord;
 pub use reviews::{NewFieldComment, NewReview, Review, ReviewId, Reviewed, Verdict};
-#[cfg(test)]
-pub(crate) use timeline::Entry;
 pub use timeline::{Conversation, Event, EventKind, TimelineItem};
 pub use view::{ChangeAction, FieldChange, ItemChange, REVIEW_VIEW_ITEMS, ReviewView};
 

@@ -25,8 +25,8 @@ use super::comments::{
     Anchor, Comment, CommentId, CommentRecord, MAX_BODY_CHARS, check_anchor, check_body,
 };
 use super::text;
-use super::timeline::Entry;
 use super::writer::{ActivityBatch, COMMENT_COUNTER, Looked, REVIEW_COUNTER};
+use crate::records::TimelineEntry;
 
 /// The most field comments one review may carry.
 pub(crate) const MAX_FIELD_COMMENTS: usize = 100;
@@ -438,7 +438,7 @@ impl ActivityBatch<'_> {
         };
         self.put(&review_key(suggestion.id, id), &record)?;
         self.index_reviewer(&principal.handle, suggestion.id)?;
-        self.timeline(suggestion.id, &Entry::Review { review: id })?;
+        self.timeline(suggestion.id, &TimelineEntry::Review { review: id })?;
         // A review answers the request to review.
         let request = [
             &suggestion.id.key()[..],

@@ -18,7 +18,7 @@ use crate::records::{StoredRecord, SuggestionRecord};
 use crate::service::Workflow;
 use crate::suggestions::{Suggestion, SuggestionId, ThreadNumber};
 
-use super::timeline::Entry;
+use crate::records::TimelineEntry;
 
 pub(crate) const COMMENT_COUNTER: &str = "comment";
 pub(crate) const REVIEW_COUNTER: &str = "review";
@@ -171,7 +171,7 @@ impl<'a> ActivityBatch<'a> {
     }
 
     /// Appends one entry to a suggestion's timeline.
-    pub(crate) fn timeline(&mut self, id: SuggestionId, entry: &Entry) -> Result<()> {
+    pub(crate) fn timeline(&mut self, id: SuggestionId, entry: &TimelineEntry) -> Result<()> {
         let n = self.next(TIMELINE_COUNTER)?;
         let key = [id.key(), n.to_be_bytes()].concat();
         self.batch.put(&key, entry)

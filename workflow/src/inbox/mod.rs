@@ -108,6 +108,7 @@ pub(crate) struct LineRecord {
     pub id: u64,
     pub account: AccountId,
     pub reason: Reason,
+    #[serde(with = "crate::records::values::subject")]
     pub subject: Subject,
     pub actor: Option<AccountId>,
     pub actor_name: Option<String>,

@@ -13,18 +13,25 @@
 //! - `suggestion` — a suggestion and its checks as stored (`wf_suggestions`).
 //! - `issue` — an issue and its stored timeline events (`wf_issues`, `wf_issue_events`).
 //! - `review_request` — one person asked to review (`wf_review_requests`).
+//! - `timeline` — one entry of a suggestion's timeline, its events in their stored shape
+//!   (`wf_timeline`).
+//! - `values` — the stored shapes of small values answers show too (subjects, anchors), for
+//!   `#[serde(with)]` on record fields.
 //!
 //! Records that were never served stay beside the feature that writes them and implement the
 //! trait there: accounts, tokens, sessions, suggested items, threads, comments, reviews,
-//! suggestion timeline entries, inbox lines and the reconcile checkpoint.
+//! inbox lines and the reconcile checkpoint.
 
 mod issue;
 mod review_request;
 mod suggestion;
+mod timeline;
+pub(crate) mod values;
 
 pub(crate) use issue::{IssueEventRecord, IssueRecord};
 pub(crate) use review_request::ReviewRequestRecord;
 pub(crate) use suggestion::SuggestionRecord;
+pub(crate) use timeline::{StoredEvent, TimelineEntry};
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;

@@ -47,8 +47,7 @@ use serde_json::json;
 use crate::accounts::{Account, AccountId, AccountRecord};
 use crate::checks::{Check, CheckName, CheckStatus, Problem};
 use crate::conversation::{
-    Anchor, CommentId, CommentRecord, Entry, EventKind, ReviewId, ReviewRecord, ReviewRequest,
-    Verdict,
+    Anchor, CommentId, CommentRecord, EventKind, ReviewId, ReviewRecord, ReviewRequest, Verdict,
 };
 use crate::inbox::{LineRecord, Reason};
 use crate::issues::{
@@ -56,7 +55,8 @@ use crate::issues::{
 };
 use crate::merging::Checkpoint;
 use crate::records::{
-    IssueEventRecord, IssueRecord, ReviewRequestRecord, StoredRecord, SuggestionRecord,
+    IssueEventRecord, IssueRecord, ReviewRequestRecord, StoredEvent, StoredRecord,
+    SuggestionRecord, TimelineEntry,
 };
 use crate::sessions::SessionRecord;
 use crate::subject::Subject;
@@ -521,13 +521,13 @@ fn review_requests_v1() {
 fn timeline_v1() {
     golden(
         "wf_timeline-v1-comment.record",
-        &Entry::Comment {
+        &TimelineEntry::Comment {
             comment: CommentId(11),
         },
     );
     golden(
         "wf_timeline-v1-review.record",
-        &Entry::Review {
+        &TimelineEntry::Review {
             review: ReviewId(2),
         },
     );
@@ -580,8 +580,8 @@ fn timeline_v1() {
         ),
     ];
     for (name, kind) in events {
-        let by_person = Entry::Event {
-            kind: kind.clone(),
+        let by_person = TimelineEntry::Event {
+            kind: StoredEvent::from(kind),
             actor: Some(handle("rivka")),
             at: at(0),
         };
@@ -589,8 +589,8 @@ fn timeline_v1() {
     }
     golden(
         "wf_timeline-v1-by-service.record",
-        &Entry::Event {
-            kind: EventKind::Merged { commit: Seq(99) },
+        &TimelineEntry::Event {
+            kind: StoredEvent::from(EventKind::Merged { commit: Seq(99) }),
             actor: None,
             at: at(0),
         },
