@@ -47,6 +47,7 @@ impl fmt::Display for ThreadKind {
 /// What the index keeps for a number: the kind and the record's own id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ThreadRef {
+    #[serde(with = "crate::records::values::thread_kind")]
     pub kind: ThreadKind,
     pub id: u64,
 }

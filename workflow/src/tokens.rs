@@ -77,6 +77,7 @@ pub(crate) struct TokenRecord {
     id: TokenId,
     name: String,
     prefix: String,
+    #[serde(with = "crate::records::values::scopes")]
     scopes: Scopes,
     created_at: Timestamp,
     /// Always `None` since version 1 was first written: uses are kept in `wf_token_used`.

@@ -160,6 +160,7 @@ pub(crate) struct ReviewRecord {
     pub suggestion: SuggestionId,
     pub author: Handle,
     pub author_name: String,
+    #[serde(with = "crate::records::values::verdict")]
     pub verdict: Verdict,
     pub body: Option<String>,
     pub comments: Vec<CommentId>,

@@ -107,6 +107,7 @@ impl fmt::Display for Reason {
 pub(crate) struct LineRecord {
     pub id: u64,
     pub account: AccountId,
+    #[serde(with = "crate::records::values::inbox_reason")]
     pub reason: Reason,
     #[serde(with = "crate::records::values::subject")]
     pub subject: Subject,

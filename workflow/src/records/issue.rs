@@ -24,9 +24,11 @@ pub(crate) struct IssueRecord {
     id: IssueId,
     number: ThreadNumber,
     title: Option<String>,
-    #[serde(rename = "type")]
+    #[serde(rename = "type", with = "super::values::report_kind")]
     kind: ReportKind,
+    #[serde(with = "super::values::issue_state")]
     state: IssueState,
+    #[serde(with = "super::values::state_reason::option")]
     state_reason: Option<StateReason>,
     body: Option<String>,
     private: bool,
@@ -163,6 +165,7 @@ impl StoredRecord for IssueEventRecord {
 enum StoredHappening {
     Opened,
     Closed {
+        #[serde(with = "super::values::state_reason")]
         reason: StateReason,
         note: Option<String>,
     },

@@ -22,11 +22,14 @@ pub(crate) struct SuggestionRecord {
     title: String,
     description: Option<String>,
     author: Handle,
+    #[serde(with = "super::values::status")]
     status: Status,
+    #[serde(with = "super::values::kind")]
     kind: Kind,
     project_id: Option<u64>,
     base_commit: Seq,
     merged_commit: Option<Seq>,
+    #[serde(with = "super::values::post_review::option")]
     post_review: Option<PostReview>,
     checks: Vec<CheckRecord>,
     created_at: Timestamp,
@@ -44,7 +47,9 @@ impl StoredRecord for SuggestionRecord {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct CheckRecord {
+    #[serde(with = "super::values::check_name")]
     check: CheckName,
+    #[serde(with = "super::values::check_status")]
     status: CheckStatus,
     message: String,
     #[serde(default)]

@@ -31,6 +31,10 @@
 //! | `wf_timeline`        | suggestion timeline entry (comment, review, each event kind) |
 //! | `wf_inbox`           | inbox line (from a person, and from the service) |
 //!
+//! `values-v1-names.json` holds every spelling of the value enums inside those records (status,
+//! kind, verdict, reason, …), written through `records::values`, since each record fixture holds
+//! only some of them.
+//!
 //! The other families hold raw bytes, not records, and are pinned by their key layouts in the
 //! code that writes them: `wf_handles` and `wf_token_hash` (an id's 8 big-endian bytes),
 //! `wf_counters` (a `u64`, big-endian), `wf_inbox_ids` (account id ‖ order), `wf_inbox_unread`
@@ -626,4 +630,60 @@ fn inbox_v1() {
         ..from_person.clone()
     };
     golden("wf_inbox-v1-service.record", &from_service);
+}
+
+/// Every spelling of a value enum inside records, variant by variant (the record fixtures above
+/// hold only some of them), pinned in `values-v1-names.json`; each reads back as its value.
+#[test]
+fn value_names_v1() {
+    use crate::threads::ThreadKind;
+
+    /// Writes each value through the record's with-module as a JSON list, and reads it back.
+    macro_rules! names {
+        ($module:literal, $ty:ty, $values:expr) => {{
+            #[derive(serde::Serialize, serde::Deserialize)]
+            struct Stored(#[serde(with = $module)] $ty);
+            let values: Vec<$ty> = $values.into_iter().collect();
+            let json = serde_json::to_value(values.iter().cloned().map(Stored).collect::<Vec<_>>())
+                .unwrap();
+            let read: Vec<Stored> = serde_json::from_value(json.clone()).unwrap();
+            assert_eq!(read.into_iter().map(|s| s.0).collect::<Vec<_>>(), values);
+            json
+        }};
+    }
+    let all = json!({
+        "status": names!("crate::records::values::status", Status, [Status::Draft, Status::Open,
+            Status::Merged, Status::SentBack, Status::Withdrawn]),
+        "kind": names!("crate::records::values::kind", Kind, [Kind::Edit, Kind::QuickFix, Kind::Words,
+            Kind::ContentsMap, Kind::Organize, Kind::Revert, Kind::Restore]),
+        "post_review": names!("crate::records::values::post_review::option", Option<PostReview>,
+            [Some(PostReview::Pending), Some(PostReview::Done), None]),
+        "check_name": names!("crate::records::values::check_name", CheckName, [CheckName::Schema,
+            CheckName::References, CheckName::Dates, CheckName::Duplicates, CheckName::Paths]),
+        "check_status": names!("crate::records::values::check_status", CheckStatus, [CheckStatus::Pass,
+            CheckStatus::Warn, CheckStatus::Fail]),
+        "report_kind": names!("crate::records::values::report_kind", ReportKind, ReportKind::ALL),
+        "issue_state": names!("crate::records::values::issue_state", IssueState, [IssueState::Open,
+            IssueState::Closed]),
+        "state_reason": names!("crate::records::values::state_reason::option", Option<StateReason>,
+            [Some(StateReason::Completed), Some(StateReason::NotPlanned), None]),
+        "verdict": names!("crate::records::values::verdict", Verdict, [Verdict::Approve,
+            Verdict::RequestChanges, Verdict::Comment]),
+        "inbox_reason": names!("crate::records::values::inbox_reason", Reason, Reason::ALL),
+        "thread_kind": names!("crate::records::values::thread_kind", ThreadKind, [ThreadKind::Suggestion,
+            ThreadKind::Issue]),
+        "scopes": names!("crate::records::values::scopes", Scopes, [Scopes::READ, Scopes::READ_WRITE]),
+    });
+    let actual = serde_json::to_vec_pretty(&all).unwrap();
+    let path = fixture("values-v1-names.json");
+    if std::env::var_os("WORKFLOW_BLESS").is_some() {
+        std::fs::write(&path, &actual).unwrap();
+    }
+    let expected = std::fs::read(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+    assert!(
+        expected == actual,
+        "stored value names changed:\nexpected {}\nactual   {}",
+        String::from_utf8_lossy(&expected),
+        String::from_utf8_lossy(&actual)
+    );
 }
