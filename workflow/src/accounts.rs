@@ -8,6 +8,7 @@ use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::handle::Handle;
 use crate::kv::{ACCOUNTS, HANDLES, decode_u64};
+use crate::records::StoredRecord;
 use crate::secrets;
 use crate::service::Workflow;
 
@@ -54,12 +55,47 @@ pub struct Account {
     pub created_at: Timestamp,
 }
 
-/// The stored form: the account plus its password hash, which never leaves this crate.
-#[derive(Serialize, Deserialize)]
+/// The stored form in `wf_accounts`: the account plus its password hash, which never leaves this
+/// crate. Its own type, so the answer ([`Account`]) may change without touching stored bytes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct AccountRecord {
-    #[serde(flatten)]
-    pub account: Account,
+    id: AccountId,
+    handle: Handle,
+    name: String,
+    steward: bool,
+    trusted: bool,
+    #[serde(rename = "createdAt")]
+    created_at: Timestamp,
     pub password: Option<String>,
+}
+
+impl StoredRecord for AccountRecord {
+    const CF: &'static str = ACCOUNTS;
+}
+
+impl AccountRecord {
+    pub(crate) fn new(account: &Account, password: Option<String>) -> AccountRecord {
+        AccountRecord {
+            id: account.id,
+            handle: account.handle.clone(),
+            name: account.name.clone(),
+            steward: account.steward,
+            trusted: account.trusted,
+            created_at: account.created_at,
+            password,
+        }
+    }
+
+    pub(crate) fn account(&self) -> Account {
+        Account {
+            id: self.id,
+            handle: self.handle.clone(),
+            name: self.name.clone(),
+            steward: self.steward,
+            trusted: self.trusted,
+            created_at: self.created_at,
+        }
+    }
 }
 
 impl Workflow {
@@ -102,11 +138,7 @@ impl Workflow {
             trusted: new.trusted,
             created_at: self.now(),
         };
-        let record = AccountRecord {
-            account: account.clone(),
-            password,
-        };
-        batch.put(ACCOUNTS, &id.key(), &record)?;
+        batch.put(&id.key(), &AccountRecord::new(&account, password))?;
         batch.put_raw(HANDLES, new.handle.as_str().as_bytes(), &id.key())?;
         self.kv().write(batch)?;
         tracing::info!(account = id.0, handle = %account.handle, "account added");
@@ -114,11 +146,11 @@ impl Workflow {
     }
 
     pub fn account(&self, id: AccountId) -> Result<Option<Account>> {
-        Ok(self.account_record(id)?.map(|r| r.account))
+        Ok(self.account_record(id)?.map(|r| r.account()))
     }
 
     pub fn account_by_handle(&self, handle: &Handle) -> Result<Option<Account>> {
-        Ok(self.account_record_by_handle(handle)?.map(|r| r.account))
+        Ok(self.account_record_by_handle(handle)?.map(|r| r.account()))
     }
 
     /// The account or a not-found error naming the handle.
@@ -128,7 +160,7 @@ impl Workflow {
     }
 
     pub(crate) fn account_record(&self, id: AccountId) -> Result<Option<AccountRecord>> {
-        self.kv().get(ACCOUNTS, &id.key())
+        self.kv().get(&id.key())
     }
 
     pub(crate) fn account_record_by_handle(

@@ -9,8 +9,8 @@ use crate::conversation::ReviewRequest;
 use crate::error::Result;
 use crate::issues::ISSUE_COUNTER;
 use crate::issues::{Happened, Issue, IssueId, IssueState, TimelineEvent};
-use crate::kv::{ISSUES, REVIEW_REQUESTS, SUGGESTIONS};
 use crate::lists::{self, Deltas};
+use crate::records::{IssueRecord, ReviewRequestRecord, SuggestionRecord};
 use crate::service::Workflow;
 use crate::suggestions::{
     Kind, SUGGESTION_COUNTER, Status, Suggestion, SuggestionId, THREAD_COUNTER, ThreadNumber,
@@ -69,7 +69,7 @@ impl Workflow {
                     now,
                 )
             };
-            batch.put(ISSUES, &issue.id.key(), &issue)?;
+            batch.put(&issue.id.key(), &IssueRecord::from(&issue))?;
             lists::reindex_issue(&mut batch, &mut deltas, None, &issue)?;
             threads::index(&mut batch, issue.number, ThreadRef::issue(issue.id))?;
             let opened = TimelineEvent {
@@ -112,7 +112,7 @@ impl Workflow {
                     now,
                 )
             };
-            batch.put(SUGGESTIONS, &s.id.key(), &s)?;
+            batch.put(&s.id.key(), &SuggestionRecord::from(&s))?;
             lists::reindex_suggestion(&mut batch, &mut deltas, None, &s)?;
             threads::index(&mut batch, s.number, ThreadRef::suggestion(s.id))?;
             let request = ReviewRequest {
@@ -123,7 +123,7 @@ impl Workflow {
                 auto: true,
             };
             let key = [&s.id.key()[..], reviewer.handle.as_str().as_bytes()].concat();
-            batch.put(REVIEW_REQUESTS, &key, &request)?;
+            batch.put(&key, &ReviewRequestRecord::from(&request))?;
             batch.put_raw(
                 lists::SUGGESTION_LISTS,
                 &lists::reviewer_entry(reviewer.handle.as_str(), s.id.0),

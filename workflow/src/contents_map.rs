@@ -11,7 +11,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::error::{Error, Result};
-use crate::kv::SUGGESTION_ITEMS;
 use crate::main_item::MainItem;
 use crate::principal::Principal;
 use crate::service::Workflow;
@@ -147,7 +146,7 @@ impl Workflow {
         let suggestion = self.new_suggestion(principal, &title, None, Kind::ContentsMap)?;
         let mut batch = self.kv().batch();
         for item in items.values() {
-            batch.put(SUGGESTION_ITEMS, &item_key(suggestion.id, item.id), item)?;
+            batch.put(&item_key(suggestion.id, item.id), item)?;
         }
         batch.set_counter(
             &crate::suggestions::items_counter(suggestion.id),

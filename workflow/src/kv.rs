@@ -1,15 +1,12 @@
-//! The `wf_*` column families and how records are written into them.
-//!
-//! Every value is a version byte followed by JSON: JSON because suggested item data is arbitrary
-//! JSON (which postcard cannot carry), and the byte so a later layout can be told apart and upgraded.
+//! The `wf_*` column families and typed access to them: a value is written and read only as a
+//! [`StoredRecord`], which names its family and its version (see [`crate::records`]); index
+//! families whose values are raw bytes go through the `_raw` calls.
 
 use std::sync::Arc;
 
-use rocksdb::{DB, IteratorMode, WriteBatch};
-use serde::Serialize;
-use serde::de::DeserializeOwned;
-
 use crate::error::{Error, Result};
+use crate::records::StoredRecord;
+use rocksdb::{DB, IteratorMode, WriteBatch};
 
 pub const ACCOUNTS: &str = "wf_accounts";
 pub const HANDLES: &str = "wf_handles";
@@ -80,8 +77,6 @@ pub const ALL: &[&str] = &[
     crate::lists::REFERENCES,
 ];
 
-const RECORD_VERSION: u8 = 1;
-
 /// Thin typed access to the workflow column families of the shared database.
 #[derive(Clone)]
 pub struct Kv {
@@ -104,15 +99,15 @@ impl Kv {
         Ok(self.db.get_cf(self.cf(cf)?, key)?)
     }
 
-    pub fn get<T: DeserializeOwned>(&self, cf: &'static str, key: &[u8]) -> Result<Option<T>> {
-        self.get_raw(cf, key)?
-            .map(|bytes| decode(cf, &bytes))
+    pub(crate) fn get<R: StoredRecord>(&self, key: &[u8]) -> Result<Option<R>> {
+        self.get_raw(R::CF, key)?
+            .map(|bytes| R::decode(&bytes))
             .transpose()
     }
 
-    pub fn put<T: Serialize>(&self, cf: &'static str, key: &[u8], value: &T) -> Result<()> {
+    pub(crate) fn put<R: StoredRecord>(&self, key: &[u8], record: &R) -> Result<()> {
         let mut batch = self.batch();
-        batch.put(cf, key, value)?;
+        batch.put(key, record)?;
         self.write(batch)
     }
 
@@ -121,12 +116,8 @@ impl Kv {
     }
 
     /// Every record whose key starts with `prefix`, in key order.
-    pub fn scan_prefix<T: DeserializeOwned>(
-        &self,
-        cf: &'static str,
-        prefix: &[u8],
-    ) -> Result<Vec<(Vec<u8>, T)>> {
-        let handle = self.cf(cf)?;
+    pub(crate) fn scan_prefix<R: StoredRecord>(&self, prefix: &[u8]) -> Result<Vec<(Vec<u8>, R)>> {
+        let handle = self.cf(R::CF)?;
         let mode = IteratorMode::From(prefix, rocksdb::Direction::Forward);
         let mut out = Vec::new();
         for entry in self.db.iterator_cf(handle, mode) {
@@ -134,7 +125,7 @@ impl Kv {
             if !key.starts_with(prefix) {
                 break;
             }
-            out.push((key.to_vec(), decode(cf, &value)?));
+            out.push((key.to_vec(), R::decode(&value)?));
         }
         Ok(out)
     }
@@ -150,14 +141,13 @@ impl Kv {
 
     /// Calls `each` on every record of a column family in key order, one at a time (the one-off
     /// backfills use it; nothing a request does).
-    pub fn for_each<T: DeserializeOwned>(
+    pub(crate) fn for_each<R: StoredRecord>(
         &self,
-        cf: &'static str,
-        mut each: impl FnMut(&[u8], T) -> Result<()>,
+        mut each: impl FnMut(&[u8], R) -> Result<()>,
     ) -> Result<()> {
-        for entry in self.db.iterator_cf(self.cf(cf)?, IteratorMode::Start) {
+        for entry in self.db.iterator_cf(self.cf(R::CF)?, IteratorMode::Start) {
             let (key, value) = entry?;
-            each(&key, decode(cf, &value)?)?;
+            each(&key, R::decode(&value)?)?;
         }
         Ok(())
     }
@@ -193,22 +183,21 @@ impl Kv {
 
     /// Records under `prefix` whose keys sort before `before` (all of them when `None`), newest
     /// key first, keeping those `keep` admits, until `limit` are kept.
-    pub fn scan_prefix_back<T: DeserializeOwned>(
+    pub(crate) fn scan_prefix_back<R: StoredRecord>(
         &self,
-        cf: &'static str,
         prefix: &[u8],
         before: Option<&[u8]>,
         limit: usize,
-        keep: impl FnMut(&[u8], &T) -> bool,
-    ) -> Result<Backwards<T>> {
-        let handle = self.cf(cf)?;
+        keep: impl FnMut(&[u8], &R) -> bool,
+    ) -> Result<Backwards<R>> {
+        let handle = self.cf(R::CF)?;
         let start: Vec<u8> = match before {
             Some(b) => [prefix, b].concat(),
             None => match prefix_end(prefix) {
                 Some(end) => end,
                 // A prefix of only 0xff bytes: no key sorts after it to start from.
                 None => {
-                    let all = self.scan_prefix::<T>(cf, prefix)?;
+                    let all = self.scan_prefix::<R>(prefix)?;
                     return take_page(all.into_iter().rev().map(Ok), limit, keep);
                 }
             },
@@ -225,7 +214,7 @@ impl Kv {
             })
             .map(|entry| {
                 let (key, value) = entry?;
-                Ok((key.to_vec(), decode(cf, &value)?))
+                Ok((key.to_vec(), R::decode(&value)?))
             });
         take_page(entries, limit, keep)
     }
@@ -304,9 +293,9 @@ pub struct Batch<'a> {
 }
 
 impl Batch<'_> {
-    pub fn put<T: Serialize>(&mut self, cf: &'static str, key: &[u8], value: &T) -> Result<()> {
-        let bytes = encode(value)?;
-        self.inner.put_cf(self.kv.cf(cf)?, key, bytes);
+    pub(crate) fn put<R: StoredRecord>(&mut self, key: &[u8], record: &R) -> Result<()> {
+        let bytes = record.encode()?;
+        self.inner.put_cf(self.kv.cf(R::CF)?, key, bytes);
         Ok(())
     }
 
@@ -338,32 +327,6 @@ fn prefix_end(prefix: &[u8]) -> Option<Vec<u8>> {
     None
 }
 
-pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>> {
-    let mut bytes = vec![RECORD_VERSION];
-    serde_json::to_writer(&mut bytes, value).map_err(|e| Error::Corrupt {
-        cf: "encode",
-        reason: e.to_string(),
-    })?;
-    Ok(bytes)
-}
-
-pub fn decode<T: DeserializeOwned>(cf: &'static str, bytes: &[u8]) -> Result<T> {
-    match bytes.split_first() {
-        Some((&RECORD_VERSION, rest)) => serde_json::from_slice(rest).map_err(|e| Error::Corrupt {
-            cf,
-            reason: e.to_string(),
-        }),
-        Some((version, _)) => Err(Error::Corrupt {
-            cf,
-            reason: format!("unknown record version {version}"),
-        }),
-        None => Err(Error::Corrupt {
-            cf,
-            reason: "empty record".into(),
-        }),
-    }
-}
-
 pub fn decode_u64(cf: &'static str, bytes: &[u8]) -> Result<u64> {
     let array: [u8; 8] = bytes.try_into().map_err(|_| Error::Corrupt {
         cf,
@@ -376,12 +339,13 @@ pub fn decode_u64(cf: &'static str, bytes: &[u8]) -> Result<u64> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn records_carry_a_version_byte() {
-        let bytes = encode(&serde_json::json!({"a": 1})).unwrap();
-        assert_eq!(bytes[0], RECORD_VERSION);
-        let back: serde_json::Value = decode("t", &bytes).unwrap();
-        assert_eq!(back["a"], 1);
+    /// A number kept in `wf_meta`, to page through.
+    #[derive(serde::Serialize, serde::Deserialize)]
+    #[serde(transparent)]
+    struct Probe(u64);
+
+    impl StoredRecord for Probe {
+        const CF: &'static str = META;
     }
 
     #[test]
@@ -400,22 +364,22 @@ mod tests {
         for prefix in [&b"scan/"[..], b"\xff\xff"] {
             let mut below = prefix.to_vec();
             below.pop();
-            kv.put(META, &below, &0u64).unwrap();
+            kv.put(&below, &Probe(0)).unwrap();
             if let Some(above) = prefix_end(prefix) {
-                kv.put(META, &above, &0u64).unwrap();
+                kv.put(&above, &Probe(0)).unwrap();
             }
             for n in 1..=5u8 {
-                kv.put(META, &[prefix, &[n]].concat(), &u64::from(n))
+                kv.put(&[prefix, &[n]].concat(), &Probe(u64::from(n)))
                     .unwrap();
             }
             let page = |before: Option<u8>, limit: usize, odd_only: bool| {
                 let before = before.map(|b| vec![b]);
                 let found = kv
-                    .scan_prefix_back::<u64>(META, prefix, before.as_deref(), limit, |_, n| {
-                        !odd_only || n % 2 == 1
+                    .scan_prefix_back::<Probe>(prefix, before.as_deref(), limit, |_, n| {
+                        !odd_only || n.0 % 2 == 1
                     })
                     .unwrap();
-                let values: Vec<u64> = found.records.into_iter().map(|(_, n)| n).collect();
+                let values: Vec<u64> = found.records.into_iter().map(|(_, n)| n.0).collect();
                 (values, found.more)
             };
             assert_eq!(page(None, 2, false), (vec![5, 4], true), "{prefix:?}");
@@ -429,15 +393,5 @@ mod tests {
             assert_eq!(page(None, 2, true), (vec![5, 3], true), "{prefix:?}");
             assert_eq!(page(Some(1), 2, false), (vec![], false), "{prefix:?}");
         }
-    }
-
-    #[test]
-    fn unknown_version_is_corrupt() {
-        let err = decode::<serde_json::Value>("t", b"\x09{}").unwrap_err();
-        assert!(
-            err.to_string().contains("unknown record version 9"),
-            "{err}"
-        );
-        assert!(decode::<serde_json::Value>("t", b"").is_err());
     }
 }

@@ -54,7 +54,9 @@
 //! - `demo`: the sample catalog, loaded through the normal suggestion path.
 //! - `limits`: caps on input that multiplies work (how deep item data may nest).
 //! - `quotas`: per-account quotas (open drafts, issues and comments a day), kept as counters.
-//! - `kv`: the column families and the versioned record encoding.
+//! - `kv`: the column families, read and written only as stored records.
+//! - `records`: the `StoredRecord` trait (column family, version, upgrade) and the records split from
+//!   the answers built from them; golden fixtures of every record pin their bytes.
 //! - `clock`: injected time and [`Timestamp`].
 //! - `openapi` (feature `utoipa`): the OpenAPI schemas of the values serialised by hand; the
 //!   records and views derive theirs.
@@ -88,6 +90,7 @@ mod paths;
 mod permissions;
 mod principal;
 mod quotas;
+mod records;
 mod resolutions;
 mod restore;
 mod revert;

@@ -29,7 +29,8 @@ use rocksdb::IteratorMode;
 use crate::error::Result;
 use crate::issues::mentions;
 use crate::issues::{Issue, IssueState};
-use crate::kv::{self, Batch, ISSUES, Kv, META, REVIEW_REQUESTS, REVIEWS, SUGGESTIONS};
+use crate::kv::{self, Batch, Kv, META, REVIEW_REQUESTS};
+use crate::records::{IssueRecord, ReviewRequestRecord, SuggestionRecord};
 use crate::service::Workflow;
 use crate::suggestions::{Status, Suggestion};
 
@@ -315,12 +316,14 @@ impl Workflow {
             batch: kv.batch(),
             pending: 0,
         };
-        kv.for_each::<Suggestion>(SUGGESTIONS, |_, s| {
+        kv.for_each::<SuggestionRecord>(|_, s| {
+            let s = Suggestion::from(s);
             reindex_suggestion(&mut out.batch, &mut deltas, None, &s)?;
             count += 1;
             out.one_more()
         })?;
-        kv.for_each::<crate::conversation::ReviewRequest>(REVIEW_REQUESTS, |key, r| {
+        kv.for_each::<ReviewRequestRecord>(|key, r| {
+            let r = crate::conversation::ReviewRequest::from(r);
             let id = kv::decode_u64(REVIEW_REQUESTS, &key[..8.min(key.len())])?;
             out.batch.put_raw(
                 SUGGESTION_LISTS,
@@ -329,7 +332,7 @@ impl Workflow {
             )?;
             out.one_more()
         })?;
-        kv.for_each::<crate::conversation::ReviewRecord>(REVIEWS, |_, r| {
+        kv.for_each::<crate::conversation::ReviewRecord>(|_, r| {
             out.batch.put_raw(
                 SUGGESTION_LISTS,
                 &reviewer_entry(r.author.as_str(), r.suggestion.0),
@@ -337,7 +340,8 @@ impl Workflow {
             )?;
             out.one_more()
         })?;
-        kv.for_each::<Issue>(ISSUES, |_, issue| {
+        kv.for_each::<IssueRecord>(|_, issue| {
+            let issue = Issue::from(issue);
             reindex_issue(&mut out.batch, &mut deltas, None, &issue)?;
             count += 1;
             out.one_more()

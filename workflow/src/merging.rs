@@ -17,7 +17,6 @@ use crate::clock::Timestamp;
 use crate::conversation::writer::ActivityBatch;
 use crate::conversation::{EventKind, NewReview, ReviewDraft, ReviewId, Verdict};
 use crate::error::{Error, Result};
-use crate::kv::META;
 use crate::paths;
 use crate::permissions::check_may_approve;
 use crate::principal::Principal;
@@ -42,9 +41,13 @@ struct Deciding<'a> {
 }
 
 /// How far [`Workflow::reconcile`] has read the log.
-#[derive(Serialize, Deserialize)]
-struct Checkpoint {
-    seq: Seq,
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Checkpoint {
+    pub(crate) seq: Seq,
+}
+
+impl crate::records::StoredRecord for Checkpoint {
+    const CF: &'static str = crate::kv::META;
 }
 
 impl Workflow {
@@ -294,7 +297,7 @@ impl Workflow {
     pub(crate) fn reconcile(&self) -> Result<()> {
         let from = self
             .kv()
-            .get::<Checkpoint>(META, RECONCILED)?
+            .get::<Checkpoint>(RECONCILED)?
             .map_or(Seq(0), |c| c.seq);
         let mut last = from;
         let mut settled = 0usize;
@@ -306,7 +309,7 @@ impl Workflow {
             last = commit.seq;
         }
         if last != from {
-            self.kv().put(META, RECONCILED, &Checkpoint { seq: last })?;
+            self.kv().put(RECONCILED, &Checkpoint { seq: last })?;
         }
         if settled > 0 {
             tracing::warn!(

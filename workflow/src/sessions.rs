@@ -24,11 +24,15 @@ pub const SESSIONS_PER_ACCOUNT: usize = 20;
 /// the store for long however many sessions ran out at once.
 pub const SESSION_SWEEP_BATCH: usize = 1000;
 
-#[derive(Serialize, Deserialize)]
-struct SessionRecord {
-    account: AccountId,
-    created_at: Timestamp,
-    expires_at: Timestamp,
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct SessionRecord {
+    pub(crate) account: AccountId,
+    pub(crate) created_at: Timestamp,
+    pub(crate) expires_at: Timestamp,
+}
+
+impl crate::records::StoredRecord for SessionRecord {
+    const CF: &'static str = crate::kv::SESSIONS;
 }
 
 type Hash = [u8; 32];
@@ -70,7 +74,7 @@ impl Workflow {
         if !secrets::verify_password(password, stored)? {
             return Err(refused());
         }
-        let account = record.ok_or_else(refused)?.account;
+        let account = record.ok_or_else(refused)?.account();
         let secret = secrets::random_secret()?;
         let hash = secrets::sha256(&secret);
         let now = self.now();
@@ -90,12 +94,12 @@ impl Workflow {
             let Some(old) = key.get(16..48).and_then(|h| <Hash>::try_from(h).ok()) else {
                 continue;
             };
-            match self.kv().get::<SessionRecord>(SESSIONS, &old)? {
+            match self.kv().get::<SessionRecord>(&old)? {
                 Some(old_session) => end_into(&mut batch, &old, &old_session)?,
                 None => batch.delete(ACCOUNT_SESSIONS, key)?,
             }
         }
-        batch.put(SESSIONS, &hash, &session)?;
+        batch.put(&hash, &session)?;
         batch.put_raw(ACCOUNT_SESSIONS, &account_key(account.id, now, &hash), &[])?;
         batch.put_raw(SESSION_EXPIRY, &expiry_key(session.expires_at, &hash), &[])?;
         self.kv().write(batch)?;
@@ -117,7 +121,7 @@ impl Workflow {
             return Err(Error::Unauthorized("malformed session cookie".into()));
         }
         let key = secrets::sha256(secret);
-        let session: SessionRecord = self.kv().get(SESSIONS, &key)?.ok_or_else(expired)?;
+        let session: SessionRecord = self.kv().get(&key)?.ok_or_else(expired)?;
         if self.now() >= session.expires_at {
             self.end_session(&key, &session)?;
             return Err(expired());
@@ -130,7 +134,7 @@ impl Workflow {
     pub fn logout(&self, secret: &str) -> Result<()> {
         if secrets::is_secret_shape(secret) {
             let key = secrets::sha256(secret);
-            match self.kv().get::<SessionRecord>(SESSIONS, &key)? {
+            match self.kv().get::<SessionRecord>(&key)? {
                 Some(session) => self.end_session(&key, &session)?,
                 None => self.kv().delete(SESSIONS, &key)?,
             }
@@ -159,7 +163,7 @@ impl Workflow {
                 batch.delete(SESSION_EXPIRY, &key)?;
                 continue;
             };
-            match self.kv().get::<SessionRecord>(SESSIONS, &hash)? {
+            match self.kv().get::<SessionRecord>(&hash)? {
                 Some(session) => end_into(&mut batch, &hash, &session)?,
                 None => batch.delete(SESSION_EXPIRY, &key)?,
             }

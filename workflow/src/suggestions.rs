@@ -17,9 +17,10 @@ use crate::clock::Timestamp;
 use crate::conversation::EventKind;
 use crate::error::{Error, Result};
 use crate::handle::Handle;
-use crate::kv::{COUNTERS, REVERTS, SUGGESTION_ITEMS, SUGGESTIONS};
+use crate::kv::{COUNTERS, REVERTS, SUGGESTION_ITEMS};
 use crate::paths;
 use crate::principal::Principal;
+use crate::records::SuggestionRecord;
 use crate::service::Workflow;
 
 pub(crate) const SUGGESTION_COUNTER: &str = "suggestion";
@@ -203,6 +204,10 @@ pub struct SuggestedItem {
     pub merged_into: Option<Id>,
 }
 
+impl crate::records::StoredRecord for SuggestedItem {
+    const CF: &'static str = crate::kv::SUGGESTION_ITEMS;
+}
+
 /// An item as it will be once the suggestion is merged.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = SuggestedItem))]
@@ -360,7 +365,7 @@ impl Workflow {
                 now,
             )
         };
-        batch.put(SUGGESTIONS, &id.key(), &suggestion)?;
+        batch.put(&id.key(), &SuggestionRecord::from(&suggestion))?;
         let mut deltas = crate::lists::Deltas::default();
         crate::lists::reindex_suggestion(&mut batch, &mut deltas, None, &suggestion)?;
         deltas.apply(self.kv(), &mut batch)?;
@@ -371,7 +376,7 @@ impl Workflow {
         )?;
         if let Some((items, _)) = opened_with {
             for item in items.values() {
-                batch.put(SUGGESTION_ITEMS, &item_key(id, item.id), item)?;
+                batch.put(&item_key(id, item.id), item)?;
             }
             batch.set_counter(&items_counter(id), items.len() as u64)?;
         }
@@ -463,7 +468,7 @@ impl Workflow {
                 }
             }
             near.insert(item.id, item.clone());
-            batch.put(SUGGESTION_ITEMS, &key, &item)?;
+            batch.put(&key, &item)?;
         }
         self.kv().write(batch)?;
         // A path may be made from an item this one points at (a unit's work), which may be
@@ -697,7 +702,10 @@ impl Workflow {
     }
 
     pub fn suggestion(&self, id: SuggestionId) -> Result<Option<Suggestion>> {
-        self.kv().get(SUGGESTIONS, &id.key())
+        Ok(self
+            .kv()
+            .get::<SuggestionRecord>(&id.key())?
+            .map(Suggestion::from))
     }
 
     pub(crate) fn require_suggestion(&self, id: SuggestionId) -> Result<Suggestion> {
@@ -727,7 +735,7 @@ impl Workflow {
         let _guard = self.registry_lock();
         let old = self.suggestion(suggestion.id)?;
         let mut batch = self.kv().batch();
-        batch.put(SUGGESTIONS, &suggestion.id.key(), suggestion)?;
+        batch.put(&suggestion.id.key(), &SuggestionRecord::from(suggestion))?;
         let mut deltas = crate::lists::Deltas::default();
         crate::lists::reindex_suggestion(&mut batch, &mut deltas, old.as_ref(), suggestion)?;
         deltas.apply(self.kv(), &mut batch)?;
@@ -753,7 +761,7 @@ impl Workflow {
 
     /// One item of a suggestion, if it holds that item.
     fn suggestion_item(&self, id: SuggestionId, item: Id) -> Result<Option<SuggestedItem>> {
-        self.kv().get(SUGGESTION_ITEMS, &item_key(id, item))
+        self.kv().get(&item_key(id, item))
     }
 
     /// How many items a suggestion holds, from its counter. A suggestion made before the
@@ -772,7 +780,7 @@ impl Workflow {
     pub(crate) fn suggestion_items(&self, id: SuggestionId) -> Result<Items> {
         Ok(self
             .kv()
-            .scan_prefix::<SuggestedItem>(SUGGESTION_ITEMS, &id.key())?
+            .scan_prefix::<SuggestedItem>(&id.key())?
             .into_iter()
             .map(|(_, item)| (item.id, item))
             .collect())

@@ -14,9 +14,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::issues::{Issue, IssueId, IssueState};
+use crate::records::{StoredRecord, SuggestionRecord};
 use rocksdb::{Direction, IteratorMode};
 
-use crate::kv::{self, META, SUGGESTIONS, THREADS};
+use crate::kv::{self, META, THREADS};
 use crate::lists::EXAMINE_LIMIT;
 use crate::principal::Principal;
 use crate::service::Workflow;
@@ -46,8 +47,13 @@ impl fmt::Display for ThreadKind {
 /// What the index keeps for a number: the kind and the record's own id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ThreadRef {
+    #[serde(with = "crate::records::values::thread_kind")]
     pub kind: ThreadKind,
     pub id: u64,
+}
+
+impl crate::records::StoredRecord for ThreadRef {
+    const CF: &'static str = crate::kv::THREADS;
 }
 
 impl ThreadRef {
@@ -89,7 +95,7 @@ pub struct Thread {
 
 /// Puts a number into the index, in the batch that takes it from the counter.
 pub(crate) fn index(batch: &mut kv::Batch<'_>, number: ThreadNumber, at: ThreadRef) -> Result<()> {
-    batch.put(THREADS, &number.0.to_be_bytes(), &at)
+    batch.put(&number.0.to_be_bytes(), &at)
 }
 
 /// What a thread-search `q` asks for.
@@ -127,7 +133,8 @@ impl Workflow {
         let _guard = self.registry_lock();
         let mut batch = self.kv().batch();
         let mut count = 0usize;
-        for (_, s) in self.kv().scan_prefix::<Suggestion>(SUGGESTIONS, b"")? {
+        for (_, s) in self.kv().scan_prefix::<SuggestionRecord>(b"")? {
+            let s = Suggestion::from(s);
             index(&mut batch, s.number, ThreadRef::suggestion(s.id))?;
             count += 1;
         }
@@ -141,7 +148,7 @@ impl Workflow {
 
     /// Which kind a number is and its record's id; `None` for a number nobody holds.
     pub fn thread_ref(&self, number: ThreadNumber) -> Result<Option<ThreadRef>> {
-        self.kv().get(THREADS, &number.0.to_be_bytes())
+        self.kv().get(&number.0.to_be_bytes())
     }
 
     /// The thread holding `number`, if `viewer` may see it (otherwise not found, as if absent).
@@ -191,7 +198,7 @@ impl Workflow {
                 if out.first().is_some_and(|t: &Thread| t.number == number) {
                     continue;
                 }
-                let at: ThreadRef = kv::decode(THREADS, &value)?;
+                let at = ThreadRef::decode(&value)?;
                 let Some(thread) = self.shown_thread(viewer, number, at)? else {
                     continue;
                 };

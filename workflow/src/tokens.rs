@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::handle::Handle;
 use crate::kv::{ACCOUNT_TOKENS, TOKEN_HASH, TOKEN_USED, TOKENS, decode_u64};
 use crate::principal::{Principal, Scopes, Via};
+use crate::records::StoredRecord;
 use crate::secrets;
 use crate::service::Workflow;
 
@@ -68,13 +69,68 @@ impl TokenInfo {
     }
 }
 
-#[derive(Serialize, Deserialize)]
-struct TokenRecord {
-    #[serde(flatten)]
-    info: TokenInfo,
+/// A token as stored in `wf_tokens`: what its owner sees, whose account it is and its hash. Its
+/// own type, so the answer ([`TokenInfo`]) may change without touching stored bytes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct TokenRecord {
+    id: TokenId,
+    name: String,
+    prefix: String,
+    #[serde(with = "crate::records::values::scopes")]
+    scopes: Scopes,
+    created_at: Timestamp,
+    /// Always `None` since version 1 was first written: uses are kept in `wf_token_used`.
+    last_used_at: Option<Timestamp>,
+    expires_at: Timestamp,
+    revoked_at: Option<Timestamp>,
     account: AccountId,
     /// Hex sha256 of the whole token, compared in constant time after the index lookup.
     sha256: String,
+}
+
+impl StoredRecord for TokenRecord {
+    const CF: &'static str = TOKENS;
+}
+
+impl TokenRecord {
+    pub(crate) fn new(info: &TokenInfo, account: AccountId, sha256: String) -> TokenRecord {
+        TokenRecord {
+            id: info.id,
+            name: info.name.clone(),
+            prefix: info.prefix.clone(),
+            scopes: info.scopes,
+            created_at: info.created_at,
+            last_used_at: info.last_used_at,
+            expires_at: info.expires_at,
+            revoked_at: info.revoked_at,
+            account,
+            sha256,
+        }
+    }
+
+    fn info(&self) -> TokenInfo {
+        TokenInfo {
+            id: self.id,
+            name: self.name.clone(),
+            prefix: self.prefix.clone(),
+            scopes: self.scopes,
+            created_at: self.created_at,
+            last_used_at: self.last_used_at,
+            expires_at: self.expires_at,
+            revoked_at: self.revoked_at,
+        }
+    }
+}
+
+/// When a token was last used, in `wf_token_used`: a write of its own, so noting a use can never
+/// undo a revocation made at the same moment.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub(crate) struct TokenUse(pub(crate) Timestamp);
+
+impl StoredRecord for TokenUse {
+    const CF: &'static str = TOKEN_USED;
 }
 
 /// What the token routes and the command line ask for.
@@ -159,12 +215,10 @@ impl Workflow {
             expires_at: now.plus_days(i64::from(days)),
             revoked_at: None,
         };
-        let record = TokenRecord {
-            info: info.clone(),
-            account,
-            sha256: hex::encode(hash),
-        };
-        batch.put(TOKENS, &id.key(), &record)?;
+        batch.put(
+            &id.key(),
+            &TokenRecord::new(&info, account, hex::encode(hash)),
+        )?;
         batch.put_raw(TOKEN_HASH, &hash, &id.key())?;
         batch.put_raw(ACCOUNT_TOKENS, &account_token_key(account, id), &[])?;
         self.kv().write(batch)?;
@@ -186,7 +240,7 @@ impl Workflow {
             Some(bytes) => TokenId(decode_u64(TOKEN_HASH, &bytes)?),
             None => return Err(unknown()),
         };
-        let record: TokenRecord = self.kv().get(TOKENS, &id.key())?.ok_or_else(unknown)?;
+        let record: TokenRecord = self.kv().get(&id.key())?.ok_or_else(unknown)?;
         let stored = hex::decode(&record.sha256).map_err(|e| Error::Corrupt {
             cf: TOKENS,
             reason: format!("token {id} hash: {e}"),
@@ -194,7 +248,7 @@ impl Workflow {
         if !bool::from(stored.as_slice().ct_eq(&hash)) {
             return Err(unknown());
         }
-        let info = &record.info;
+        let info = record.info();
         if let Some(at) = info.revoked_at {
             return Err(Error::Unauthorized(format!(
                 "token catp_{}… was revoked at {at}",
@@ -213,7 +267,7 @@ impl Workflow {
             .ok_or_else(|| {
                 Error::Unauthorized(format!("token catp_{}… has no account", info.prefix))
             })?
-            .account;
+            .account();
         self.touch_token(id, now)?;
         let via = Via::Token {
             name: info.name.clone(),
@@ -225,11 +279,11 @@ impl Workflow {
     /// Notes a use, at most once a minute. Kept apart from the token record so that this write
     /// can never undo a revocation made at the same moment.
     fn touch_token(&self, id: TokenId, now: Timestamp) -> Result<()> {
-        let last: Option<Timestamp> = self.kv().get(TOKEN_USED, &id.key())?;
+        let last = self.kv().get::<TokenUse>(&id.key())?;
         let due =
-            last.is_none_or(|t| now.unix_millis() - t.unix_millis() >= LAST_USED_GRANULARITY_MS);
+            last.is_none_or(|t| now.unix_millis() - t.0.unix_millis() >= LAST_USED_GRANULARITY_MS);
         if due {
-            self.kv().put(TOKEN_USED, &id.key(), &now)?;
+            self.kv().put(&id.key(), &TokenUse(now))?;
         }
         Ok(())
     }
@@ -253,11 +307,11 @@ impl Workflow {
     }
 
     fn token_info(&self, id: TokenId) -> Result<Option<TokenInfo>> {
-        let Some(record) = self.kv().get::<TokenRecord>(TOKENS, &id.key())? else {
+        let Some(record) = self.kv().get::<TokenRecord>(&id.key())? else {
             return Ok(None);
         };
-        let mut info = record.info;
-        info.last_used_at = self.kv().get(TOKEN_USED, &id.key())?;
+        let mut info = record.info();
+        info.last_used_at = self.kv().get::<TokenUse>(&id.key())?.map(|t| t.0);
         Ok(Some(info))
     }
 
@@ -267,13 +321,13 @@ impl Workflow {
         require_session(principal)?;
         let not_found = || Error::NotFound(format!("no token {id} among yours"));
         let _guard = self.registry_lock();
-        let mut record: TokenRecord = self.kv().get(TOKENS, &id.key())?.ok_or_else(not_found)?;
+        let mut record: TokenRecord = self.kv().get(&id.key())?.ok_or_else(not_found)?;
         if record.account != principal.account {
             return Err(not_found());
         }
-        if record.info.revoked_at.is_none() {
-            record.info.revoked_at = Some(self.now());
-            self.kv().put(TOKENS, &id.key(), &record)?;
+        if record.revoked_at.is_none() {
+            record.revoked_at = Some(self.now());
+            self.kv().put(&id.key(), &record)?;
             tracing::info!(token = id.0, "token revoked");
         }
         self.token_info(id)?.ok_or_else(not_found)

@@ -14,7 +14,7 @@ use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::handle::Handle;
 use crate::inbox::{Audience, Reason};
-use crate::kv::{COMMENTS, SUBJECT_COMMENTS};
+use crate::kv::SUBJECT_COMMENTS;
 use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::subject::Subject;
@@ -22,8 +22,9 @@ use crate::suggestions::{Items, Suggestion};
 
 use super::reviews::ReviewId;
 use super::text;
-use super::timeline::{Entry, EventKind};
+use super::timeline::EventKind;
 use super::writer::{ActivityBatch, COMMENT_COUNTER};
+use crate::records::TimelineEntry;
 
 /// A comment body: 1-10000 characters once surrounding white space is trimmed.
 pub(crate) const MAX_BODY_CHARS: usize = 10_000;
@@ -68,6 +69,7 @@ pub struct NewComment {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct CommentRecord {
     pub id: CommentId,
+    #[serde(with = "crate::records::values::subject")]
     pub subject: Subject,
     pub parent: Option<CommentId>,
     pub author: Handle,
@@ -77,11 +79,16 @@ pub(crate) struct CommentRecord {
     pub edited_at: Option<Timestamp>,
     pub hidden: bool,
     pub hidden_by: Option<Handle>,
+    #[serde(with = "crate::records::values::anchor")]
     pub anchor: Option<Anchor>,
     pub resolved: bool,
     pub resolved_by: Option<Handle>,
     /// The review it was written in, for a review's field comments.
     pub review: Option<ReviewId>,
+}
+
+impl crate::records::StoredRecord for CommentRecord {
+    const CF: &'static str = crate::kv::COMMENTS;
 }
 
 /// A comment as readers see it: a hidden comment keeps its place but not its words.
@@ -246,7 +253,7 @@ impl Workflow {
         };
         w.put_comment(&record)?;
         if let Subject::Changeset(id) = subject {
-            w.timeline(id, &Entry::Comment { comment: record.id })?;
+            w.timeline(id, &TimelineEntry::Comment { comment: record.id })?;
         }
         w.references(principal, &record)?;
         w.notify(
@@ -381,7 +388,7 @@ impl Workflow {
     }
 
     pub(crate) fn comment_record(&self, id: CommentId) -> Result<Option<CommentRecord>> {
-        self.kv().get(COMMENTS, &id.key())
+        self.kv().get(&id.key())
     }
 
     fn require_comment(&self, id: CommentId) -> Result<CommentRecord> {
@@ -464,7 +471,7 @@ impl Workflow {
 
 impl ActivityBatch<'_> {
     pub(crate) fn put_comment(&mut self, record: &CommentRecord) -> Result<()> {
-        self.put(COMMENTS, &record.id.key(), record)?;
+        self.put(&record.id.key(), record)?;
         let index = [record.subject.key(), record.id.key().to_vec()].concat();
         self.put_raw(SUBJECT_COMMENTS, &index, &[])
     }

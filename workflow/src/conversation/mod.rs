@@ -29,6 +29,8 @@ mod timeline;
 mod view;
 pub(crate) mod writer;
 
+#[cfg(test)]
+pub(crate) use comments::CommentRecord;
 pub use comments::{Anchor, Comment, CommentId, NewComment};
 pub use edit::SuggestionEdit;
 pub use requests::ReviewRequest;

@@ -15,6 +15,7 @@ use crate::inbox::{Audience, Reason};
 use crate::kv::REVIEW_REQUESTS;
 use crate::permissions::{check_may_approve, keepers_of_touched_sets};
 use crate::principal::Principal;
+use crate::records::ReviewRequestRecord;
 use crate::service::Workflow;
 use crate::subject::Subject;
 use crate::suggestions::{Items, Status, Suggestion, SuggestionId};
@@ -135,9 +136,9 @@ impl Workflow {
     pub fn review_requests(&self, id: SuggestionId) -> Result<Vec<ReviewRequest>> {
         Ok(self
             .kv()
-            .scan_prefix::<ReviewRequest>(REVIEW_REQUESTS, &id.key())?
+            .scan_prefix::<ReviewRequestRecord>(&id.key())?
             .into_iter()
-            .map(|(_, r)| r)
+            .map(|(_, r)| ReviewRequest::from(r))
             .collect())
     }
 
@@ -245,7 +246,7 @@ impl ActivityBatch<'_> {
                 at: wf.now(),
                 auto,
             };
-            self.put(REVIEW_REQUESTS, &key, &request)?;
+            self.put(&key, &ReviewRequestRecord::from(&request))?;
             self.index_reviewer(handle, suggestion.id)?;
             asked.push(handle.clone());
         }

@@ -25,8 +25,8 @@ use super::comments::{
     Anchor, Comment, CommentId, CommentRecord, MAX_BODY_CHARS, check_anchor, check_body,
 };
 use super::text;
-use super::timeline::Entry;
 use super::writer::{ActivityBatch, COMMENT_COUNTER, Looked, REVIEW_COUNTER};
+use crate::records::TimelineEntry;
 
 /// The most field comments one review may carry.
 pub(crate) const MAX_FIELD_COMMENTS: usize = 100;
@@ -160,10 +160,15 @@ pub(crate) struct ReviewRecord {
     pub suggestion: SuggestionId,
     pub author: Handle,
     pub author_name: String,
+    #[serde(with = "crate::records::values::verdict")]
     pub verdict: Verdict,
     pub body: Option<String>,
     pub comments: Vec<CommentId>,
     pub at: Timestamp,
+}
+
+impl crate::records::StoredRecord for ReviewRecord {
+    const CF: &'static str = crate::kv::REVIEWS;
 }
 
 /// A review as readers see it, with its field comments.
@@ -279,7 +284,7 @@ impl Workflow {
     pub(crate) fn review_records(&self, id: SuggestionId) -> Result<Vec<ReviewRecord>> {
         Ok(self
             .kv()
-            .scan_prefix::<ReviewRecord>(REVIEWS, &id.key())?
+            .scan_prefix::<ReviewRecord>(&id.key())?
             .into_iter()
             .map(|(_, r)| r)
             .collect())
@@ -300,7 +305,7 @@ impl Workflow {
         review: ReviewId,
     ) -> Result<Option<Review>> {
         self.kv()
-            .get::<ReviewRecord>(REVIEWS, &review_key(id, review))?
+            .get::<ReviewRecord>(&review_key(id, review))?
             .map(|r| self.review_of_record(r))
             .transpose()
     }
@@ -432,9 +437,9 @@ impl ActivityBatch<'_> {
             comments: comment_ids,
             at,
         };
-        self.put(REVIEWS, &review_key(suggestion.id, id), &record)?;
+        self.put(&review_key(suggestion.id, id), &record)?;
         self.index_reviewer(&principal.handle, suggestion.id)?;
-        self.timeline(suggestion.id, &Entry::Review { review: id })?;
+        self.timeline(suggestion.id, &TimelineEntry::Review { review: id })?;
         // A review answers the request to review.
         let request = [
             &suggestion.id.key()[..],

@@ -1,9 +1,9 @@
 //! A suggestion's timeline: its comments, reviews and events in the order they happened, and
 //! the conversation answer built from it.
 //!
-//! Entries are keyed by suggestion and a number from one counter, so a prefix scan gives them in
-//! order. Comment and review entries only name their record: an edited or hidden comment shows
-//! as it is now, not as it was written.
+//! Entries ([`TimelineEntry`], in `records`) are keyed by suggestion and a number from one
+//! counter, so a prefix scan gives them in order. Comment and review entries only name their
+//! record: an edited or hidden comment shows as it is now, not as it was written.
 
 use serde::{Deserialize, Serialize};
 
@@ -12,15 +12,15 @@ use catalog_log_core::Seq;
 use crate::clock::Timestamp;
 use crate::error::Result;
 use crate::handle::Handle;
-use crate::kv::TIMELINE;
 use crate::principal::Principal;
+use crate::records::{StoredEvent, TimelineEntry};
 use crate::service::Workflow;
 use crate::subject::Subject;
 use crate::suggestions::{SuggestionId, ThreadNumber};
 
 use super::comments::{Comment, CommentId};
 use super::requests::ReviewRequest;
-use super::reviews::{Review, ReviewId};
+use super::reviews::Review;
 use super::writer::ActivityBatch;
 
 /// What happened to a suggestion, besides comments and reviews.
@@ -61,24 +61,6 @@ pub enum EventKind {
     /// A merge undone by the suggestion named.
     Reverted {
         by: SuggestionId,
-    },
-}
-
-/// One stored timeline entry.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "entry", rename_all = "snake_case")]
-pub(crate) enum Entry {
-    Comment {
-        comment: CommentId,
-    },
-    Review {
-        review: ReviewId,
-    },
-    Event {
-        #[serde(flatten)]
-        kind: EventKind,
-        actor: Option<Handle>,
-        at: Timestamp,
     },
 }
 
@@ -127,8 +109,8 @@ impl ActivityBatch<'_> {
         kind: EventKind,
     ) -> Result<()> {
         let at = self.wf.now();
-        let entry = Entry::Event {
-            kind,
+        let entry = TimelineEntry::Event {
+            kind: StoredEvent::from(kind),
             actor: actor.map(|p| p.handle.clone()),
             at,
         };
@@ -145,17 +127,21 @@ impl Workflow {
     ) -> Result<Conversation> {
         let suggestion = self.require_visible(viewer, id)?;
         let mut timeline = Vec::new();
-        for (_, entry) in self.kv().scan_prefix::<Entry>(TIMELINE, &id.key())? {
+        for (_, entry) in self.kv().scan_prefix::<TimelineEntry>(&id.key())? {
             let item = match entry {
-                Entry::Comment { comment } => match self.comment_view(comment)? {
+                TimelineEntry::Comment { comment } => match self.comment_view(comment)? {
                     Some(c) => TimelineItem::Comment(c),
                     None => continue,
                 },
-                Entry::Review { review } => match self.review_view_of(id, review)? {
+                TimelineEntry::Review { review } => match self.review_view_of(id, review)? {
                     Some(r) => TimelineItem::Review(r),
                     None => continue,
                 },
-                Entry::Event { kind, actor, at } => TimelineItem::Event(Event { kind, actor, at }),
+                TimelineEntry::Event { kind, actor, at } => TimelineItem::Event(Event {
+                    kind: kind.into(),
+                    actor,
+                    at,
+                }),
             };
             timeline.push(item);
         }
@@ -191,35 +177,5 @@ mod tests {
                 "actor": "rivka", "at": "1970-01-01T00:00:00.000Z"
             })
         );
-    }
-
-    #[test]
-    fn stored_entries_round_trip() {
-        for entry in [
-            Entry::Comment {
-                comment: CommentId(4),
-            },
-            Entry::Event {
-                kind: EventKind::Merged { commit: Seq(9) },
-                actor: None,
-                at: Timestamp::from_unix_millis(5),
-            },
-            Entry::Event {
-                kind: EventKind::Referenced {
-                    from: Subject::Report(ThreadNumber(3)),
-                    number: Some(ThreadNumber(3)),
-                    comment: CommentId(1),
-                },
-                actor: Some(Handle::parse("ab").unwrap()),
-                at: Timestamp::from_unix_millis(5),
-            },
-        ] {
-            let text = serde_json::to_string(&entry).unwrap();
-            assert_eq!(
-                serde_json::from_str::<Entry>(&text).unwrap(),
-                entry,
-                "{text}"
-            );
-        }
     }
 }

@@ -10,16 +10,15 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::MutexGuard;
 
-use serde::Serialize;
-
 use crate::accounts::AccountId;
 use crate::error::Result;
 use crate::handle::Handle;
-use crate::kv::{Batch, SUGGESTIONS, TIMELINE};
+use crate::kv::Batch;
+use crate::records::{StoredRecord, SuggestionRecord};
 use crate::service::Workflow;
 use crate::suggestions::{Suggestion, SuggestionId, ThreadNumber};
 
-use super::timeline::Entry;
+use crate::records::TimelineEntry;
 
 pub(crate) const COMMENT_COUNTER: &str = "comment";
 pub(crate) const REVIEW_COUNTER: &str = "review";
@@ -129,13 +128,8 @@ impl<'a> ActivityBatch<'a> {
         Ok(next)
     }
 
-    pub(crate) fn put<T: Serialize>(
-        &mut self,
-        cf: &'static str,
-        key: &[u8],
-        value: &T,
-    ) -> Result<()> {
-        self.batch.put(cf, key, value)
+    pub(crate) fn put<R: StoredRecord>(&mut self, key: &[u8], record: &R) -> Result<()> {
+        self.batch.put(key, record)
     }
 
     pub(crate) fn put_raw(&mut self, cf: &'static str, key: &[u8], value: &[u8]) -> Result<()> {
@@ -160,7 +154,7 @@ impl<'a> ActivityBatch<'a> {
         )?;
         self.saved.insert(suggestion.id, suggestion.clone());
         self.batch
-            .put(SUGGESTIONS, &suggestion.id.key(), suggestion)
+            .put(&suggestion.id.key(), &SuggestionRecord::from(suggestion))
     }
 
     /// Lists suggestion `id` under `handle`'s reviewer list (they reviewed it or are asked to).
@@ -173,10 +167,10 @@ impl<'a> ActivityBatch<'a> {
     }
 
     /// Appends one entry to a suggestion's timeline.
-    pub(crate) fn timeline(&mut self, id: SuggestionId, entry: &Entry) -> Result<()> {
+    pub(crate) fn timeline(&mut self, id: SuggestionId, entry: &TimelineEntry) -> Result<()> {
         let n = self.next(TIMELINE_COUNTER)?;
         let key = [id.key(), n.to_be_bytes()].concat();
-        self.batch.put(TIMELINE, &key, entry)
+        self.batch.put(&key, entry)
     }
 
     /// Sets a counter of the caller's own naming (a quota) in this write's batch.

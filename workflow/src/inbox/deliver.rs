@@ -183,7 +183,7 @@ impl ActivityBatch<'_> {
                 order,
             },
         };
-        self.put(INBOX, &line.key(), &line)?;
+        self.put(&line.key(), &line)?;
         self.put_raw(INBOX_IDS, &line.id.to_be_bytes(), &line.key())?;
         self.put_raw(INBOX_UNREAD, &line.unread_key(), &order.to_be_bytes())?;
         self.inbox_touched.insert(unread, line);
@@ -206,7 +206,7 @@ impl ActivityBatch<'_> {
             }
         }
         match newest {
-            Some((order, account)) => kv.get(INBOX, &line_key(account, order)),
+            Some((order, account)) => kv.get(&line_key(account, order)),
             None => Ok(None),
         }
     }

@@ -107,7 +107,9 @@ impl fmt::Display for Reason {
 pub(crate) struct LineRecord {
     pub id: u64,
     pub account: AccountId,
+    #[serde(with = "crate::records::values::inbox_reason")]
     pub reason: Reason,
+    #[serde(with = "crate::records::values::subject")]
     pub subject: Subject,
     pub actor: Option<AccountId>,
     pub actor_name: Option<String>,
@@ -118,6 +120,10 @@ pub(crate) struct LineRecord {
     pub read: bool,
     /// The line's place: higher is newer. A line moves up each time news is folded into it.
     pub order: u64,
+}
+
+impl crate::records::StoredRecord for LineRecord {
+    const CF: &'static str = crate::kv::INBOX;
 }
 
 impl LineRecord {

@@ -9,7 +9,7 @@ use crate::clock::Timestamp;
 use crate::conversation::writer::ActivityBatch;
 use crate::error::{Error, Result};
 use crate::handle::Handle;
-use crate::kv::{INBOX, INBOX_IDS, INBOX_UNREAD};
+use crate::kv::{INBOX_IDS, INBOX_UNREAD};
 use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::subject::Subject;
@@ -146,7 +146,6 @@ impl Workflow {
         let account = principal.account;
         let after = query.after.map(|o| o.to_be_bytes());
         let page = self.kv().scan_prefix_back::<LineRecord>(
-            INBOX,
             &account.key(),
             after.as_ref().map(|a| &a[..]),
             query.limit,
@@ -192,7 +191,7 @@ impl Workflow {
                         .kv()
                         .get_raw(INBOX_IDS, &id.to_be_bytes())?
                         .filter(|key| key.starts_with(&account.key()))
-                        .map(|key| self.kv().get::<LineRecord>(INBOX, &key))
+                        .map(|key| self.kv().get::<LineRecord>(&key))
                         .transpose()?
                         .flatten()
                         .ok_or_else(|| Error::NotFound(format!("no line {id} in your inbox")))?;
@@ -220,7 +219,7 @@ impl Workflow {
             } else {
                 w.put_raw(INBOX_UNREAD, &line.unread_key(), &line.order.to_be_bytes())?;
             }
-            w.put(INBOX, &line.key(), &line)?;
+            w.put(&line.key(), &line)?;
             changed += 1;
         }
         w.finish()?;
@@ -233,7 +232,7 @@ impl Workflow {
     fn all_lines(&self, principal: &Principal) -> Result<Vec<LineRecord>> {
         Ok(self
             .kv()
-            .scan_prefix::<LineRecord>(INBOX, &principal.account.key())?
+            .scan_prefix::<LineRecord>(&principal.account.key())?
             .into_iter()
             .map(|(_, l)| l)
             .collect())

@@ -15,7 +15,8 @@ use crate::handle::Handle;
 use crate::issues::mentions;
 use crate::issues::record::{IssueState, StateReason};
 use crate::issues::timeline::{Happened, TimelineEvent};
-use crate::kv::{ISSUES, META};
+use crate::kv::META;
+use crate::records::IssueRecord;
 use crate::service::Workflow;
 use crate::suggestions::{Suggestion, SuggestionId, ThreadNumber};
 use crate::threads::ThreadKind;
@@ -80,7 +81,7 @@ impl Workflow {
             issue.closed_by_suggestion = Some(suggestion.number);
             issue.updated_at = at;
             let old = self.issue_record(issue.id)?;
-            batch.put(ISSUES, &issue.id.key(), &issue)?;
+            batch.put(&issue.id.key(), &IssueRecord::from(&issue))?;
             crate::lists::reindex_issue(&mut batch, &mut deltas, old.as_ref(), &issue)?;
             let event = TimelineEvent {
                 at,

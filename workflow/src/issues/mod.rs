@@ -44,8 +44,8 @@ pub use timeline::{Happened, TimelineEvent};
 pub use view::{ClosingSuggestion, IssueRights, IssueThread};
 
 use crate::error::{Error, Result};
-use crate::kv::ISSUES;
 use crate::principal::Principal;
+use crate::records::IssueRecord;
 use crate::service::Workflow;
 use crate::suggestions::ThreadNumber;
 use crate::threads::ThreadKind;
@@ -59,7 +59,7 @@ pub const MAX_NOTE_CHARS: usize = 2_000;
 
 impl Workflow {
     pub(crate) fn issue_record(&self, id: IssueId) -> Result<Option<Issue>> {
-        self.kv().get(ISSUES, &id.key())
+        Ok(self.kv().get::<IssueRecord>(&id.key())?.map(Issue::from))
     }
 
     /// The issue holding `number`, whoever may read it; `None` when the number is not an issue.

@@ -9,9 +9,9 @@ use crate::error::{Error, Result};
 use crate::issues::record::{EntityRef, Issue, IssueId, ReportKind, ShownIssue};
 use crate::issues::timeline::{Happened, TimelineEvent};
 use crate::issues::{MAX_BODY_CHARS, MAX_TITLE_CHARS, optional_text};
-use crate::kv::ISSUES;
 use crate::permissions::sets_of;
 use crate::principal::Principal;
+use crate::records::IssueRecord;
 use crate::service::Workflow;
 use crate::suggestions::{THREAD_COUNTER, ThreadNumber};
 use crate::threads::{self, ThreadRef};
@@ -71,7 +71,7 @@ impl Workflow {
             set,
             ..Issue::opened(id, number, principal.account, principal.handle.clone(), now)
         };
-        batch.put(ISSUES, &id.key(), &issue)?;
+        batch.put(&id.key(), &IssueRecord::from(&issue))?;
         let mut deltas = crate::lists::Deltas::default();
         crate::lists::reindex_issue(&mut batch, &mut deltas, None, &issue)?;
         deltas.apply(self.kv(), &mut batch)?;

@@ -16,8 +16,8 @@ use crate::error::{Error, Result};
 use crate::issues::record::{IssueState, ShownIssue, StateReason};
 use crate::issues::timeline::{Happened, TimelineEvent};
 use crate::issues::{MAX_NOTE_CHARS, optional_text};
-use crate::kv::ISSUES;
 use crate::principal::Principal;
+use crate::records::IssueRecord;
 use crate::service::Workflow;
 use crate::suggestions::ThreadNumber;
 
@@ -98,7 +98,7 @@ impl Workflow {
         let existing = self.stored_events(issue.id)?.len();
         let mut batch = self.kv().batch();
         let old = self.issue_record(issue.id)?;
-        batch.put(ISSUES, &issue.id.key(), &issue)?;
+        batch.put(&issue.id.key(), &IssueRecord::from(&issue))?;
         let mut deltas = crate::lists::Deltas::default();
         crate::lists::reindex_issue(&mut batch, &mut deltas, old.as_ref(), &issue)?;
         deltas.apply(self.kv(), &mut batch)?;

@@ -13,6 +13,7 @@ use crate::error::Result;
 use crate::handle::Handle;
 use crate::issues::record::{IssueId, StateReason};
 use crate::kv::{self, ISSUE_EVENTS};
+use crate::records::IssueEventRecord;
 use crate::service::Workflow;
 use crate::suggestions::{Status, SuggestionId, ThreadNumber};
 
@@ -78,9 +79,9 @@ impl Workflow {
     pub(crate) fn stored_events(&self, issue: IssueId) -> Result<Vec<TimelineEvent>> {
         Ok(self
             .kv()
-            .scan_prefix::<TimelineEvent>(ISSUE_EVENTS, &issue.key())?
+            .scan_prefix::<IssueEventRecord>(&issue.key())?
             .into_iter()
-            .map(|(_, e)| e)
+            .map(|(_, e)| TimelineEvent::from(e))
             .collect())
     }
 
@@ -97,7 +98,10 @@ impl Workflow {
             cf: ISSUE_EVENTS,
             reason: format!("issue {issue} has more events than an index holds"),
         })?;
-        batch.put(ISSUE_EVENTS, &event_key(issue, index), event)
+        batch.put(
+            &event_key(issue, index),
+            &IssueEventRecord::try_from(event)?,
+        )
     }
 }
 

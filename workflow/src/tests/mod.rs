@@ -8,6 +8,7 @@ mod auth;
 mod conversation;
 mod demo;
 mod duplicates;
+mod golden;
 mod inbox;
 mod issues;
 mod listing;

@@ -20,7 +20,6 @@ use serde_json::Value;
 pub use apply::WordsOp;
 
 use crate::error::{Conflict, Error, Result};
-use crate::kv::SUGGESTION_ITEMS;
 use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::suggestions::{Kind, SuggestedItem, Suggestion, item_key};
@@ -125,7 +124,7 @@ impl Workflow {
             merged_into: None,
         };
         let mut batch = self.kv().batch();
-        batch.put(SUGGESTION_ITEMS, &item_key(suggestion.id, item.id), &put)?;
+        batch.put(&item_key(suggestion.id, item.id), &put)?;
         batch.set_counter(&crate::suggestions::items_counter(suggestion.id), 1)?;
         // A draft for a moment, but counted like any other: submitting takes its item off.
         let quota = self.registry_lock();
