@@ -5,17 +5,17 @@
 //! It checks nothing and is not for serving.
 
 use crate::accounts::Account;
-use crate::conversation::ReviewRequest;
+use crate::discussion::conversation::ReviewRequest;
+use crate::discussion::issues::ISSUE_COUNTER;
+use crate::discussion::issues::{Happened, Issue, IssueId, IssueState, TimelineEvent};
+use crate::discussion::threads::{self, ThreadRef};
 use crate::error::Result;
-use crate::issues::ISSUE_COUNTER;
-use crate::issues::{Happened, Issue, IssueId, IssueState, TimelineEvent};
 use crate::lists::{self, Deltas};
 use crate::records::{IssueRecord, ReviewRequestRecord, SuggestionRecord};
 use crate::service::Workflow;
 use crate::suggestions::{
     Kind, SUGGESTION_COUNTER, Status, Suggestion, SuggestionId, THREAD_COUNTER, ThreadNumber,
 };
-use crate::threads::{self, ThreadRef};
 
 /// Records written per batch.
 const PER_BATCH: usize = 5_000;

@@ -25,11 +25,12 @@
 //! - `principal`: who is asking ([`Principal`], [`Via`], [`Scopes`]).
 //! - `secrets`: random secrets, sha256 and argon2id.
 //! - `suggestions`: suggestion records; draft, put item, submit, quick fix, withdraw.
-//! - `threads`: the number space shared by suggestions and issues, and mention search.
-//! - `issues`: issues as far as suggestions need them: open, list, close and reopen, and
-//!   closing by a merged suggestion that says `Fixes #12`.
-//! - `conversation`: comments, reviews, review requests, renames, the timeline, the review view.
-//! - `inbox`: lines telling people what happened where they take part; reading and marking them.
+//! - `discussion/`: where people talk, apart from changing the catalog:
+//!   - `threads`: the number space shared by suggestions and issues, and mention search;
+//!   - `issues`: open, list, close and reopen, and closing by a merged suggestion that says
+//!     `Fixes #12`;
+//!   - `conversation`: comments, reviews, review requests, renames, the timeline, the review view;
+//!   - `inbox`: lines telling people what happened where they take part; reading and marking them.
 //! - `subject`: what a comment or an inbox line is about ([`Subject`]).
 //! - `checks`: the automatic checks (schema, references, dates, duplicates, paths).
 //! - `permissions`: who may approve (stewards, keepers of the touched sets) and look over live
@@ -69,13 +70,11 @@ mod bulk;
 mod checks;
 mod clock;
 mod contents_map;
-mod conversation;
 pub mod demo;
+mod discussion;
 mod duplicates;
 mod error;
 mod handle;
-mod inbox;
-mod issues;
 mod kv;
 mod limits;
 mod listing;
@@ -100,7 +99,6 @@ mod service;
 mod sessions;
 mod subject;
 mod suggestions;
-mod threads;
 mod tokens;
 mod words;
 
@@ -109,23 +107,24 @@ pub use bulk::Generate;
 pub use checks::{Check, CheckName, CheckStatus, MAX_PROBLEMS, Problem};
 pub use clock::{Clock, ManualClock, SystemClock, Timestamp};
 pub use contents_map::{ContentsMapRequest, NewUnit, PageRange, PageScheme};
-pub use conversation::{
+pub use discussion::conversation::{
     Anchor, ChangeAction, Comment, CommentId, Conversation, Event, EventKind, FieldChange,
     ItemChange, MAX_MENTIONS, MAX_REFERENCES, NewComment, NewFieldComment, NewReview,
     REVIEW_VIEW_ITEMS, Review, ReviewId, ReviewRequest, ReviewView, Reviewed, SuggestionEdit,
     TimelineItem, Verdict,
 };
-pub use error::{Conflict, Error, Result};
-pub use handle::Handle;
-pub use inbox::{
+pub use discussion::inbox::{
     Actor, Audience, InboxFilter, InboxPage, InboxQuery, InboxTarget, LineView, MarkInbox, Marked,
     Reason, SubjectView,
 };
-pub use issues::{
+pub use discussion::issues::{
     ClosingSuggestion, EntityRef, Happened, Issue, IssueFilter, IssueId, IssuePage, IssueQuery,
     IssueRights, IssueState, IssueStateFilter, IssueThread, Label, MAX_BODY_CHARS, MAX_NOTE_CHARS,
     MAX_TITLE_CHARS, NewIssue, ReportKind, ShownIssue, StateReason, TimelineEvent, WantedState,
 };
+pub use discussion::threads::{Thread, ThreadKind, ThreadRef, ThreadState};
+pub use error::{Conflict, Error, Result};
+pub use handle::Handle;
 pub use limits::{MAX_BOT_SUGGESTION_ITEMS, MAX_DATA_DEPTH, MAX_SUGGESTION_ITEMS};
 pub use listing::{ListFilter, Listed, StateCounts, StateFilter, SuggestionPage};
 pub use lists::{EXAMINE_LIMIT, MAX_REFERENCING_SUGGESTIONS};
@@ -147,7 +146,6 @@ pub use suggestions::{
     Created, ItemView, Kind, PostReview, PutItem, QuickFix, Status, SuggestedItem, Suggestion,
     SuggestionId, SuggestionView, ThreadNumber,
 };
-pub use threads::{Thread, ThreadKind, ThreadRef, ThreadState};
 pub use tokens::{NewToken, TOKEN_PREFIX, TOKENS_PER_ACCOUNT, TokenId, TokenInfo};
 pub use words::{WordsChange, WordsOp};
 

@@ -26,9 +26,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rocksdb::IteratorMode;
 
+use crate::discussion::issues::mentions;
+use crate::discussion::issues::{Issue, IssueState};
 use crate::error::Result;
-use crate::issues::mentions;
-use crate::issues::{Issue, IssueState};
 use crate::kv::{self, Batch, Kv, META, REVIEW_REQUESTS};
 use crate::records::{IssueRecord, ReviewRequestRecord, SuggestionRecord};
 use crate::service::Workflow;
@@ -323,7 +323,7 @@ impl Workflow {
             out.one_more()
         })?;
         kv.for_each::<ReviewRequestRecord>(|key, r| {
-            let r = crate::conversation::ReviewRequest::from(r);
+            let r = crate::discussion::conversation::ReviewRequest::from(r);
             let id = kv::decode_u64(REVIEW_REQUESTS, &key[..8.min(key.len())])?;
             out.batch.put_raw(
                 SUGGESTION_LISTS,
@@ -332,7 +332,7 @@ impl Workflow {
             )?;
             out.one_more()
         })?;
-        kv.for_each::<crate::conversation::ReviewRecord>(|_, r| {
+        kv.for_each::<crate::discussion::conversation::ReviewRecord>(|_, r| {
             out.batch.put_raw(
                 SUGGESTION_LISTS,
                 &reviewer_entry(r.author.as_str(), r.suggestion.0),

@@ -7,11 +7,11 @@ use utoipa::openapi::{KnownFormat, RefOr};
 use utoipa::{PartialSchema, ToSchema};
 
 use crate::clock::Timestamp;
-use crate::issues::IssueState;
+use crate::discussion::issues::IssueState;
+use crate::discussion::threads::ThreadState;
 use crate::principal::{Scope, Scopes};
 use crate::subject::Subject;
 use crate::suggestions::Status;
-use crate::threads::ThreadState;
 
 impl PartialSchema for Timestamp {
     fn schema() -> RefOr<Schema> {

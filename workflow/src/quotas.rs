@@ -9,7 +9,7 @@
 
 use std::sync::atomic::Ordering;
 
-use crate::conversation::writer::ActivityBatch;
+use crate::discussion::conversation::writer::ActivityBatch;
 use crate::error::{Error, Result};
 use crate::handle::Handle;
 use crate::kv::Batch;

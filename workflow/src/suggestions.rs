@@ -14,7 +14,7 @@ use serde_json::Value;
 use crate::after_merge::AfterMerge;
 use crate::checks::{self, Check};
 use crate::clock::Timestamp;
-use crate::conversation::EventKind;
+use crate::discussion::conversation::EventKind;
 use crate::error::{Error, Result};
 use crate::handle::Handle;
 use crate::kv::{COUNTERS, REVERTS, SUGGESTION_ITEMS};
@@ -369,10 +369,10 @@ impl Workflow {
         let mut deltas = crate::lists::Deltas::default();
         crate::lists::reindex_suggestion(&mut batch, &mut deltas, None, &suggestion)?;
         deltas.apply(self.kv(), &mut batch)?;
-        crate::threads::index(
+        crate::discussion::threads::index(
             &mut batch,
             number,
-            crate::threads::ThreadRef::suggestion(id),
+            crate::discussion::threads::ThreadRef::suggestion(id),
         )?;
         if let Some((items, _)) = opened_with {
             for item in items.values() {
@@ -669,7 +669,7 @@ impl Workflow {
         let was = suggestion.status;
         suggestion.status = Status::Withdrawn;
         suggestion.closed_at = Some(self.now());
-        let mut w = crate::conversation::writer::ActivityBatch::new(self);
+        let mut w = crate::discussion::conversation::writer::ActivityBatch::new(self);
         w.state(Some(principal), &suggestion, EventKind::Withdrawn, None)?;
         if was == Status::Draft {
             for counted in self.count_draft_closed(&suggestion.author, suggestion.id)? {

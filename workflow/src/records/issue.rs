@@ -10,11 +10,11 @@ use serde::{Deserialize, Serialize};
 use super::StoredRecord;
 use crate::accounts::AccountId;
 use crate::clock::Timestamp;
-use crate::error::{Error, Result};
-use crate::handle::Handle;
-use crate::issues::{
+use crate::discussion::issues::{
     EntityRef, Happened, Issue, IssueId, IssueState, Label, ReportKind, StateReason, TimelineEvent,
 };
+use crate::error::{Error, Result};
+use crate::handle::Handle;
 use crate::kv::{ISSUE_EVENTS, ISSUES};
 use crate::suggestions::{SuggestionId, ThreadNumber};
 

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::StoredRecord;
 use crate::clock::Timestamp;
-use crate::conversation::ReviewRequest;
+use crate::discussion::conversation::ReviewRequest;
 use crate::handle::Handle;
 use crate::kv::REVIEW_REQUESTS;
 

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::StoredRecord;
 use crate::clock::Timestamp;
-use crate::conversation::{CommentId, EventKind, ReviewId};
+use crate::discussion::conversation::{CommentId, EventKind, ReviewId};
 use crate::handle::Handle;
 use crate::kv::TIMELINE;
 use crate::subject::Subject;

@@ -53,12 +53,12 @@ pub(crate) mod subject {
     }
 }
 
-/// An optional [`Anchor`](crate::conversation::Anchor) as `{"entity": …, "field": …}` or `null`.
+/// An optional [`Anchor`](crate::discussion::conversation::Anchor) as `{"entity": …, "field": …}` or `null`.
 pub(crate) mod anchor {
     use catalog_schemas::Id;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-    use crate::conversation::Anchor;
+    use crate::discussion::conversation::Anchor;
 
     #[derive(Serialize, Deserialize)]
     struct V1 {
@@ -217,7 +217,7 @@ stored_names!(check_status: crate::checks::CheckStatus [plain] {
     Fail => "fail",
 });
 
-stored_names!(report_kind: crate::issues::ReportKind [plain] {
+stored_names!(report_kind: crate::discussion::issues::ReportKind [plain] {
     WrongFact => "wrong-fact",
     MissingPage => "missing-page",
     BadScan => "bad-scan",
@@ -229,23 +229,23 @@ stored_names!(report_kind: crate::issues::ReportKind [plain] {
     Other => "other",
 });
 
-stored_names!(issue_state: crate::issues::IssueState [plain] {
+stored_names!(issue_state: crate::discussion::issues::IssueState [plain] {
     Open => "open",
     Closed => "closed",
 });
 
-stored_names!(state_reason: crate::issues::StateReason [plain, option] {
+stored_names!(state_reason: crate::discussion::issues::StateReason [plain, option] {
     Completed => "completed",
     NotPlanned => "not_planned",
 });
 
-stored_names!(verdict: crate::conversation::Verdict [plain] {
+stored_names!(verdict: crate::discussion::conversation::Verdict [plain] {
     Approve => "approve",
     RequestChanges => "request_changes",
     Comment => "comment",
 });
 
-stored_names!(inbox_reason: crate::inbox::Reason [plain] {
+stored_names!(inbox_reason: crate::discussion::inbox::Reason [plain] {
     Mention => "mention",
     ReviewRequested => "review_requested",
     Assigned => "assigned",
@@ -256,7 +256,7 @@ stored_names!(inbox_reason: crate::inbox::Reason [plain] {
     Followed => "followed",
 });
 
-stored_names!(thread_kind: crate::threads::ThreadKind [plain] {
+stored_names!(thread_kind: crate::discussion::threads::ThreadKind [plain] {
     Suggestion => "suggestion",
     Issue => "issue",
 });

@@ -50,13 +50,14 @@ use serde_json::json;
 
 use crate::accounts::{Account, AccountId, AccountRecord};
 use crate::checks::{Check, CheckName, CheckStatus, Problem};
-use crate::conversation::{
+use crate::discussion::conversation::{
     Anchor, CommentId, CommentRecord, EventKind, ReviewId, ReviewRecord, ReviewRequest, Verdict,
 };
-use crate::inbox::{LineRecord, Reason};
-use crate::issues::{
+use crate::discussion::inbox::{LineRecord, Reason};
+use crate::discussion::issues::{
     EntityRef, Happened, Issue, IssueId, IssueState, Label, ReportKind, StateReason, TimelineEvent,
 };
+use crate::discussion::threads::ThreadRef;
 use crate::merging::Checkpoint;
 use crate::records::{
     IssueEventRecord, IssueRecord, ReviewRequestRecord, StoredEvent, StoredRecord,
@@ -67,7 +68,6 @@ use crate::subject::Subject;
 use crate::suggestions::{
     Kind, PostReview, Status, SuggestedItem, Suggestion, SuggestionId, ThreadNumber,
 };
-use crate::threads::ThreadRef;
 use crate::tokens::{TokenId, TokenInfo, TokenRecord, TokenUse};
 use crate::{Handle, Scopes, Timestamp};
 
@@ -636,7 +636,7 @@ fn inbox_v1() {
 /// hold only some of them), pinned in `values-v1-names.json`; each reads back as its value.
 #[test]
 fn value_names_v1() {
-    use crate::threads::ThreadKind;
+    use crate::discussion::threads::ThreadKind;
 
     /// Writes each value through the record's with-module as a JSON list, and reads it back.
     macro_rules! names {

@@ -71,7 +71,7 @@ pub(crate) struct ActivityBatch<'a> {
     counters: BTreeMap<&'static str, u64>,
     /// Unread inbox lines this writer has made or combined, by recipient, reason and subject,
     /// so a second notice in the same write finds them (they are not in the store yet).
-    pub(crate) inbox_touched: HashMap<Vec<u8>, crate::inbox::LineRecord>,
+    pub(crate) inbox_touched: HashMap<Vec<u8>, crate::discussion::inbox::LineRecord>,
     looked: Looked,
     /// Suggestions saved so far, so a second save in the same write moves its index entries
     /// from the first (the store does not have it yet).

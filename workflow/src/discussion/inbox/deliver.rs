@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use crate::accounts::AccountId;
-use crate::conversation::text;
-use crate::conversation::writer::{ActivityBatch, INBOX_COUNTER, INBOX_ORDER_COUNTER};
+use crate::discussion::conversation::text;
+use crate::discussion::conversation::writer::{ActivityBatch, INBOX_COUNTER, INBOX_ORDER_COUNTER};
 use crate::error::Result;
 use crate::handle::Handle;
 use crate::kv::{INBOX, INBOX_IDS, INBOX_UNREAD, decode_u64};

@@ -11,9 +11,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::clock::Timestamp;
+use crate::discussion::inbox::{Audience, Reason};
 use crate::error::{Error, Result};
 use crate::handle::Handle;
-use crate::inbox::{Audience, Reason};
 use crate::kv::{REVIEW_REQUESTS, REVIEWS};
 use crate::principal::Principal;
 use crate::resolutions::Resolutions;

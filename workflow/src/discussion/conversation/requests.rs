@@ -9,9 +9,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::after_merge::AfterMerge;
 use crate::clock::Timestamp;
+use crate::discussion::inbox::{Audience, Reason};
 use crate::error::{Error, Result};
 use crate::handle::Handle;
-use crate::inbox::{Audience, Reason};
 use crate::kv::REVIEW_REQUESTS;
 use crate::permissions::{check_may_approve, keepers_of_touched_sets};
 use crate::principal::Principal;
@@ -267,8 +267,8 @@ impl ActivityBatch<'_> {
         }
         // The service asks in the author's name: it is their suggestion being sent for review.
         let actor = match by {
-            Some(p) => crate::inbox::Actor::of(p),
-            None => crate::inbox::Actor::from_handle(wf, &suggestion.author)?,
+            Some(p) => crate::discussion::inbox::Actor::of(p),
+            None => crate::discussion::inbox::Actor::from_handle(wf, &suggestion.author)?,
         };
         let detail = serde_json::json!({ "event": "review_requested", "auto": auto });
         self.notify_as(

@@ -7,8 +7,8 @@
 use catalog_projector::Lookup;
 
 use crate::after_merge::{AfterMerge, stored_data};
+use crate::discussion::issues::record::Issue;
 use crate::error::Result;
-use crate::issues::record::Issue;
 use crate::permissions::{is_keeper, sets_of};
 use crate::principal::Principal;
 use crate::service::Workflow;

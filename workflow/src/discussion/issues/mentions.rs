@@ -54,12 +54,12 @@ pub(crate) fn mentions(text: &str) -> Vec<Mention> {
 }
 
 /// The numbers a text closes, each once, in the order they first appear; at most
-/// [`MAX_REFERENCES`](crate::conversation::MAX_REFERENCES) of them (each closes an issue when
+/// [`MAX_REFERENCES`](crate::discussion::conversation::MAX_REFERENCES) of them (each closes an issue when
 /// the suggestion merges).
 pub(crate) fn closed_numbers(text: &str) -> Vec<ThreadNumber> {
     let mut out: Vec<ThreadNumber> = Vec::new();
     for m in mentions(text) {
-        if out.len() == crate::conversation::MAX_REFERENCES {
+        if out.len() == crate::discussion::conversation::MAX_REFERENCES {
             break;
         }
         if m.closes && !out.contains(&m.number) {

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::after_merge::stored_data;
 use crate::clock::Timestamp;
-use crate::conversation::writer::ActivityBatch;
+use crate::discussion::conversation::writer::ActivityBatch;
 use crate::error::{Error, Result};
 use crate::handle::Handle;
 use crate::kv::{INBOX_IDS, INBOX_UNREAD};

@@ -4,8 +4,8 @@
 
 use serde_json::json;
 
+use crate::discussion::inbox::{Audience, Reason};
 use crate::error::Result;
-use crate::inbox::{Audience, Reason};
 use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::subject::Subject;

@@ -7,10 +7,10 @@
 
 use serde::Serialize;
 
+use crate::discussion::issues::mentions;
+use crate::discussion::issues::record::{IssueState, ShownIssue};
+use crate::discussion::issues::timeline::{Happened, TimelineEvent};
 use crate::error::Result;
-use crate::issues::mentions;
-use crate::issues::record::{IssueState, ShownIssue};
-use crate::issues::timeline::{Happened, TimelineEvent};
 use crate::lists::{self, MAX_REFERENCING_SUGGESTIONS, REFERENCES, Step};
 use crate::principal::Principal;
 use crate::service::Workflow;

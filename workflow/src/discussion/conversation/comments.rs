@@ -11,9 +11,9 @@ use catalog_schemas::Id;
 use serde::{Deserialize, Serialize};
 
 use crate::clock::Timestamp;
+use crate::discussion::inbox::{Audience, Reason};
 use crate::error::{Error, Result};
 use crate::handle::Handle;
-use crate::inbox::{Audience, Reason};
 use crate::kv::SUBJECT_COMMENTS;
 use crate::principal::Principal;
 use crate::service::Workflow;

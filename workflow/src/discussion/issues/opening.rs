@@ -5,16 +5,16 @@ use catalog_projector::Lookup;
 use catalog_schemas::Id;
 
 use crate::after_merge::stored_data;
+use crate::discussion::issues::record::{EntityRef, Issue, IssueId, ReportKind, ShownIssue};
+use crate::discussion::issues::timeline::{Happened, TimelineEvent};
+use crate::discussion::issues::{MAX_BODY_CHARS, MAX_TITLE_CHARS, optional_text};
+use crate::discussion::threads::{self, ThreadRef};
 use crate::error::{Error, Result};
-use crate::issues::record::{EntityRef, Issue, IssueId, ReportKind, ShownIssue};
-use crate::issues::timeline::{Happened, TimelineEvent};
-use crate::issues::{MAX_BODY_CHARS, MAX_TITLE_CHARS, optional_text};
 use crate::permissions::sets_of;
 use crate::principal::Principal;
 use crate::records::IssueRecord;
 use crate::service::Workflow;
 use crate::suggestions::{THREAD_COUNTER, ThreadNumber};
-use crate::threads::{self, ThreadRef};
 
 pub(crate) const ISSUE_COUNTER: &str = "issue";
 

@@ -12,10 +12,10 @@
 
 use serde::Deserialize;
 
+use crate::discussion::issues::record::{IssueState, ShownIssue, StateReason};
+use crate::discussion::issues::timeline::{Happened, TimelineEvent};
+use crate::discussion::issues::{MAX_NOTE_CHARS, optional_text};
 use crate::error::{Error, Result};
-use crate::issues::record::{IssueState, ShownIssue, StateReason};
-use crate::issues::timeline::{Happened, TimelineEvent};
-use crate::issues::{MAX_NOTE_CHARS, optional_text};
 use crate::principal::Principal;
 use crate::records::IssueRecord;
 use crate::service::Workflow;

@@ -12,8 +12,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::discussion::issues::{Issue, IssueId, IssueState};
 use crate::error::{Error, Result};
-use crate::issues::{Issue, IssueId, IssueState};
 use crate::records::{StoredRecord, SuggestionRecord};
 use rocksdb::{Direction, IteratorMode};
 

@@ -9,9 +9,9 @@ use catalog_log_core::Seq;
 use serde::{Deserialize, Serialize};
 
 use crate::clock::Timestamp;
+use crate::discussion::issues::record::{IssueId, StateReason};
 use crate::error::Result;
 use crate::handle::Handle;
-use crate::issues::record::{IssueId, StateReason};
 use crate::kv::{self, ISSUE_EVENTS};
 use crate::records::IssueEventRecord;
 use crate::service::Workflow;

@@ -43,12 +43,12 @@ pub use state::WantedState;
 pub use timeline::{Happened, TimelineEvent};
 pub use view::{ClosingSuggestion, IssueRights, IssueThread};
 
+use crate::discussion::threads::ThreadKind;
 use crate::error::{Error, Result};
 use crate::principal::Principal;
 use crate::records::IssueRecord;
 use crate::service::Workflow;
 use crate::suggestions::ThreadNumber;
-use crate::threads::ThreadKind;
 
 /// An issue title: 1-200 characters.
 pub const MAX_TITLE_CHARS: usize = 200;

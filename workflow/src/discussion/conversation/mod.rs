@@ -42,12 +42,12 @@ pub use view::{ChangeAction, FieldChange, ItemChange, REVIEW_VIEW_ITEMS, ReviewV
 pub(crate) use reviews::ReviewDraft;
 
 use crate::after_merge::AfterMerge;
+use crate::discussion::threads::{ThreadKind, ThreadRef};
 use crate::error::Result;
 use crate::permissions::check_may_approve;
 use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::suggestions::{Suggestion, SuggestionId, ThreadNumber};
-use crate::threads::{ThreadKind, ThreadRef};
 
 impl Workflow {
     /// The suggestion holding a thread number, if a suggestion holds it (issues hold the rest).

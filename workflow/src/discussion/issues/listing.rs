@@ -9,9 +9,9 @@
 use catalog_schemas::Id;
 
 use crate::accounts::AccountId;
+use crate::discussion::issues::record::{Issue, IssueId, IssueState, ReportKind, ShownIssue};
 use crate::error::Result;
 use crate::handle::Handle;
-use crate::issues::record::{Issue, IssueId, IssueState, ReportKind, ShownIssue};
 use crate::listing::StateCounts;
 use crate::lists::{self, EXAMINE_LIMIT, ISSUE_COUNTS, ISSUE_LISTS, Step, Stop};
 use crate::principal::Principal;
