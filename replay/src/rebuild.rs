@@ -54,42 +54,50 @@ pub fn rebuild(
     let head = log.head();
     let mut folds = Vec::new();
     if let Some(projections) = key_value {
-        let started = Instant::now();
         fold::reset(store, projection)?;
-        tracing::info!(head = head.0, projections = ?projections, "rebuilding read models");
-        let reporter = Reporter::new(progress, "read models", head.0);
         let mut folder = Folder::open(store, log)?;
-        let result = folder.catch_up(head, |seq| reporter.commit(seq.0));
-        reporter.finish();
-        let reached = result?;
-        let elapsed = started.elapsed();
-        tracing::info!(
-            head = reached.0,
-            elapsed_ms = elapsed.as_millis() as u64,
-            "read models rebuilt"
-        );
+        let elapsed = timed_fold(progress, "read models", head, |each| {
+            Ok(folder.catch_up(head, each)?)
+        })?;
         folds.push(Fold {
             projections,
             elapsed,
         });
     }
     if projection.is_none() || projection == Some(SEARCH) {
-        let started = Instant::now();
-        tracing::info!(head = head.0, "rebuilding the search index");
-        let reporter = Reporter::new(progress, SEARCH, head.0);
-        let result = catalog_search::rebuild(search_dir, log, head, |seq| reporter.commit(seq.0));
-        reporter.finish();
-        let reached = result?;
-        let elapsed = started.elapsed();
-        tracing::info!(
-            head = reached.0,
-            elapsed_ms = elapsed.as_millis() as u64,
-            "search index rebuilt"
-        );
+        let elapsed = timed_fold(progress, SEARCH, head, |each| {
+            Ok(catalog_search::rebuild(search_dir, log, head, |seq| {
+                each(seq);
+            })?)
+        })?;
         folds.push(Fold {
             projections: vec![SEARCH],
             elapsed,
         });
     }
     Ok(RebuildReport { head, folds })
+}
+
+/// Runs one fold of the whole log to `head` with its progress line and its log lines; how long it
+/// took. `fold` is given the callback to report each commit reached.
+fn timed_fold(
+    progress: Progress,
+    what: &'static str,
+    head: Seq,
+    fold: impl FnOnce(&mut dyn FnMut(Seq)) -> Result<Seq>,
+) -> Result<Duration> {
+    let started = Instant::now();
+    tracing::info!(head = head.0, what, "rebuilding");
+    let reporter = Reporter::new(progress, what, head.0);
+    let result = fold(&mut |seq: Seq| reporter.commit(seq.0));
+    reporter.finish();
+    let reached = result?;
+    let elapsed = started.elapsed();
+    tracing::info!(
+        head = reached.0,
+        what,
+        elapsed_ms = elapsed.as_millis() as u64,
+        "rebuilt"
+    );
+    Ok(elapsed)
 }
