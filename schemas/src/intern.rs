@@ -7,38 +7,50 @@
 //! (a rebuild, a restart) adds nothing.
 
 use std::collections::HashSet;
+use std::hash::Hash;
 use std::sync::{Mutex, OnceLock};
 
 use crate::ItemType;
+use crate::refs::RefField;
 
-fn strings() -> &'static Mutex<HashSet<&'static str>> {
-    static STRINGS: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
-    STRINGS.get_or_init(Default::default)
-}
+type Set<T> = Mutex<HashSet<&'static T>>;
 
-fn type_lists() -> &'static Mutex<HashSet<&'static [ItemType]>> {
-    static LISTS: OnceLock<Mutex<HashSet<&'static [ItemType]>>> = OnceLock::new();
-    LISTS.get_or_init(Default::default)
+/// The one copy of `value` in `set`, leaking `owned()` the first time it is met.
+fn once<T: ?Sized + Eq + Hash>(
+    set: &'static OnceLock<Set<T>>,
+    value: &T,
+    owned: impl FnOnce() -> Box<T>,
+) -> &'static T {
+    let mut set = set
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(found) = set.get(value) {
+        return found;
+    }
+    let leaked: &'static T = Box::leak(owned());
+    set.insert(leaked);
+    leaked
 }
 
 pub(crate) fn str(text: &str) -> &'static str {
-    let mut set = strings().lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(found) = set.get(text) {
-        return found;
-    }
-    let leaked: &'static str = Box::leak(text.to_owned().into_boxed_str());
-    set.insert(leaked);
-    leaked
+    static SET: OnceLock<Set<str>> = OnceLock::new();
+    once(&SET, text, || text.into())
 }
 
 pub(crate) fn types(list: &[ItemType]) -> &'static [ItemType] {
-    let mut set = type_lists().lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(found) = set.get(list) {
-        return found;
-    }
-    let leaked: &'static [ItemType] = Box::leak(list.to_vec().into_boxed_slice());
-    set.insert(leaked);
-    leaked
+    static SET: OnceLock<Set<[ItemType]>> = OnceLock::new();
+    once(&SET, list, || list.into())
+}
+
+pub(crate) fn strs(list: &[&'static str]) -> &'static [&'static str] {
+    static SET: OnceLock<Set<[&'static str]>> = OnceLock::new();
+    once(&SET, list, || list.into())
+}
+
+pub(crate) fn ref_fields(list: &[RefField]) -> &'static [RefField] {
+    static SET: OnceLock<Set<[RefField]>> = OnceLock::new();
+    once(&SET, list, || list.into())
 }
 
 #[cfg(test)]

@@ -44,12 +44,8 @@ pub(crate) fn registry_after(main: Arc<TypeRegistry>, items: &Items) -> Arc<Type
     }
     let mut next = (*main).clone();
     for item in schema_items {
-        match &item.data {
-            Some(data) => {
-                let _ = next.define(item.id, data);
-            }
-            None => next.forget(item.id),
-        }
+        // A failure is the schema check's to report (`problems`).
+        let _ = next.apply(item.id, item.data.as_ref());
     }
     Arc::new(next)
 }

@@ -48,13 +48,8 @@ fn schema_changes(commit: &Commit) -> impl Iterator<Item = (Id, Option<&Value>)>
 /// Folds one schema item's new version into `registry`. A version that cannot define its kind
 /// (the checks refuse such a merge, but the log is the authority) leaves what it defined before.
 fn apply(registry: &mut TypeRegistry, id: Id, data: Option<&Value>) {
-    match data {
-        Some(data) => {
-            if let Err(e) = registry.define(id, data) {
-                tracing::warn!(%id, error = %e, "a schema item in the log does not define its kind");
-            }
-        }
-        None => registry.forget(id),
+    if let Err(e) = registry.apply(id, data) {
+        tracing::warn!(%id, error = %e, "a schema item in the log does not define its kind");
     }
 }
 

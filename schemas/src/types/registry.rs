@@ -350,44 +350,12 @@ pub fn read_definition(item: Id, data: &Value) -> Result<TypeDef, DefinitionErro
         item: Some(item),
         schema,
         validator,
-        ref_fields: leak_refs(ref_fields),
-        key_fields: intern_list(&key_fields),
-        date_fields: intern_list(&date_fields),
+        ref_fields: intern::ref_fields(&ref_fields),
+        key_fields: intern::strs(&key_fields),
+        date_fields: intern::strs(&date_fields),
         path,
         body,
     })
-}
-
-fn intern_list(list: &[&'static str]) -> &'static [&'static str] {
-    use std::collections::HashSet;
-    use std::sync::Mutex;
-    static LISTS: OnceLock<Mutex<HashSet<&'static [&'static str]>>> = OnceLock::new();
-    let mut set = LISTS
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some(found) = set.get(list) {
-        return found;
-    }
-    let leaked: &'static [&'static str] = Box::leak(list.to_vec().into_boxed_slice());
-    set.insert(leaked);
-    leaked
-}
-
-fn leak_refs(list: Vec<RefField>) -> &'static [RefField] {
-    use std::collections::HashSet;
-    use std::sync::Mutex;
-    static LISTS: OnceLock<Mutex<HashSet<&'static [RefField]>>> = OnceLock::new();
-    let mut set = LISTS
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some(found) = set.get(list.as_slice()) {
-        return found;
-    }
-    let leaked: &'static [RefField] = Box::leak(list.into_boxed_slice());
-    set.insert(leaked);
-    leaked
 }
 
 fn built_ins() -> &'static [Arc<TypeDef>] {
@@ -474,6 +442,19 @@ impl TypeRegistry {
         self.forget(item);
         self.put(Arc::new(def));
         Ok(())
+    }
+
+    /// Folds a `schema` item's new version in: its data defines its kind, `None` (deleted or merged
+    /// away) forgets what it defined. A version that cannot define its kind leaves what it
+    /// defined before, and says why.
+    pub fn apply(&mut self, item: Id, data: Option<&Value>) -> Result<(), DefinitionError> {
+        match data {
+            Some(data) => self.define(item, data),
+            None => {
+                self.forget(item);
+                Ok(())
+            }
+        }
     }
 
     /// The `schema` item `item` is gone: a kind it defined is no more, and a built-in kind it
