@@ -51,6 +51,8 @@ pub enum ApiError {
     #[error(transparent)]
     Projector(#[from] catalog_projector::Error),
     #[error(transparent)]
+    Identity(#[from] catalog_identity::Error),
+    #[error(transparent)]
     Workflow(#[from] catalog_workflow::Error),
     #[error(transparent)]
     Search(#[from] catalog_search::Error),
@@ -162,6 +164,7 @@ impl ApiError {
             E::Schema(_) => Mapped::user(StatusCode::BAD_REQUEST, "bad-request", msg),
             E::Log(e) => crate::error_table::log_core(e, msg),
             E::Projector(e) => crate::error_table::projector(e, msg),
+            E::Identity(e) => crate::error_table::identity(e, msg),
             E::Workflow(e) => crate::error_table::workflow(e, msg),
             E::Search(e) => crate::error_table::search(e, msg),
         }

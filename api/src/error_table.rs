@@ -88,10 +88,35 @@ pub(crate) fn workflow(e: &catalog_workflow::Error, message: String) -> Mapped {
             })),
             ..Mapped::user(StatusCode::UNPROCESSABLE_ENTITY, "invalid", message)
         },
+        E::Identity(inner) => identity(inner, message),
         E::Log(inner) => log_core(inner, message),
         E::Projector(inner) => projector(inner, message),
         E::Storage(inner) => storage(inner),
-        E::Corrupt { .. } | E::Hashing(_) | E::Random(_) => Mapped::internal(),
+        E::Store(inner) => records(inner),
+        E::Corrupt { .. } => Mapped::internal(),
+    }
+}
+
+/// The people-state store's failures are ours; a full disk says so.
+fn records(e: &catalog_records::Error) -> Mapped {
+    match e {
+        catalog_records::Error::Storage(inner) => storage(inner),
+        catalog_records::Error::Corrupt { .. } => Mapped::internal(),
+    }
+}
+
+pub(crate) fn identity(e: &catalog_identity::Error, message: String) -> Mapped {
+    use catalog_identity::Error as E;
+    match e {
+        E::BadInput(_) => Mapped::user(StatusCode::BAD_REQUEST, "bad-request", message),
+        E::Unauthorized(_) => Mapped::user(StatusCode::UNAUTHORIZED, "unauthorized", message),
+        E::Forbidden(_) => Mapped::user(StatusCode::FORBIDDEN, "forbidden", message),
+        E::NoAccount(_) | E::NoToken(_) => {
+            Mapped::user(StatusCode::NOT_FOUND, "not-found", message)
+        }
+        E::TooManyTokens(_) => Mapped::user(StatusCode::CONFLICT, "state", message),
+        E::Store(inner) => records(inner),
+        E::Hashing(_) | E::Random(_) => Mapped::internal(),
     }
 }
 
@@ -153,7 +178,6 @@ mod tests {
             .into()),
             (422, "invalid", true)
         );
-        assert_eq!(row(W::Hashing("x".into()).into()), (500, "internal", false));
         assert_eq!(
             row(W::Corrupt {
                 cf: "wf_x",
@@ -162,6 +186,39 @@ mod tests {
             .into()),
             (500, "internal", false)
         );
+    }
+
+    #[test]
+    fn identity_rows() {
+        use catalog_identity::{BadInput, Error as I, NotAllowed, Refused, TokenId};
+        use catalog_workflow::Error as W;
+        let handle = catalog_identity::Handle::parse("rivka").expect("handle");
+        assert_eq!(
+            row(I::from(BadInput::ShortPassword).into()),
+            (400, "bad-request", true)
+        );
+        assert_eq!(
+            row(I::from(Refused::WrongPassword).into()),
+            (401, "unauthorized", true)
+        );
+        assert_eq!(
+            row(I::from(NotAllowed::TokensNeedSession).into()),
+            (403, "forbidden", true)
+        );
+        assert_eq!(row(I::NoAccount(handle).into()), (404, "not-found", true));
+        assert_eq!(row(I::NoToken(TokenId(3)).into()), (404, "not-found", true));
+        assert_eq!(row(I::TooManyTokens(100).into()), (409, "state", true));
+        // Through workflow, as when a suggestion names a handle nobody has.
+        assert_eq!(
+            row(W::from(I::from(Refused::SessionEnded)).into()),
+            (401, "unauthorized", true)
+        );
+        assert_eq!(row(I::Hashing("x".into()).into()), (500, "internal", false));
+        let corrupt = catalog_records::Error::Corrupt {
+            cf: "wf_x",
+            reason: "y".into(),
+        };
+        assert_eq!(row(I::Store(corrupt).into()), (500, "internal", false));
     }
 
     #[test]

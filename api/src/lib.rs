@@ -145,15 +145,15 @@ fn spawn_session_sweeper(state: &AppState) {
     let Ok(runtime) = tokio::runtime::Handle::try_current() else {
         return;
     };
-    let wf = state.workflow.clone();
+    let identity = state.workflow.identity().clone();
     runtime.spawn(async move {
         let mut tick = tokio::time::interval(SESSION_SWEEP_EVERY);
         loop {
             tick.tick().await;
             loop {
-                let w = wf.clone();
-                match tokio::task::spawn_blocking(move || w.sweep_sessions()).await {
-                    Ok(Ok(n)) if n == catalog_workflow::SESSION_SWEEP_BATCH => {
+                let id = identity.clone();
+                match tokio::task::spawn_blocking(move || id.sweep_sessions()).await {
+                    Ok(Ok(n)) if n == catalog_identity::SESSION_SWEEP_BATCH => {
                         tokio::task::yield_now().await;
                     }
                     Ok(Ok(_)) => break,

@@ -41,14 +41,15 @@ fn fixture(size: u64) -> Fixture {
     let stack = Stack::open();
     let wf = stack.workflow();
     let account = |handle: String| {
-        wf.add_account(NewAccount {
-            handle: Handle::parse(&handle).expect("handle"),
-            name: handle.clone(),
-            steward: false,
-            trusted: false,
-            password: None,
-        })
-        .expect("account")
+        wf.identity()
+            .add_account(NewAccount {
+                handle: Handle::parse(&handle).expect("handle"),
+                name: handle.clone(),
+                steward: false,
+                trusted: false,
+                password: None,
+            })
+            .expect("account")
     };
     let authors: Vec<Account> = (0..10).map(|i| account(format!("author-{i}"))).collect();
     let reviewers: Vec<Account> = (0..10).map(|i| account(format!("reviewer-{i}"))).collect();

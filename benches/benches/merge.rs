@@ -105,18 +105,22 @@ fn fresh_workflow(topics: usize) -> Fixture {
 /// An account signed in with a read+write token: a steward, or a plain person.
 fn person(wf: &Workflow, handle: &str, steward: bool) -> Principal {
     let handle = Handle::parse(handle).expect("handle");
-    wf.add_account(NewAccount {
-        handle: handle.clone(),
-        name: format!("Bench {handle}"),
-        steward,
-        trusted: false,
-        password: None,
-    })
-    .expect("add account");
+    wf.identity()
+        .add_account(NewAccount {
+            handle: handle.clone(),
+            name: format!("Bench {handle}"),
+            steward,
+            trusted: false,
+            password: None,
+        })
+        .expect("add account");
     let (_, token) = wf
+        .identity()
         .create_token(&handle, "bench", Scopes::READ_WRITE, None)
         .expect("create token");
-    wf.authenticate_token(&token).expect("authenticate")
+    wf.identity()
+        .authenticate_token(&token)
+        .expect("authenticate")
 }
 
 /// One put of a new topic into draft `id` and one that takes it out again, so the draft (and

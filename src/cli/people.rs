@@ -24,7 +24,7 @@ pub fn add_account(data: &Path, a: AccountAddArgs) -> anyhow::Result<()> {
         None
     };
     let services = store::services(data)?;
-    let account = services.workflow.add_account(NewAccount {
+    let account = services.workflow.identity().add_account(NewAccount {
         name: a.name.unwrap_or_else(|| handle.as_str().to_owned()),
         handle,
         steward: a.steward,
@@ -46,6 +46,7 @@ pub fn add_token(data: &Path, a: TokenAddArgs) -> anyhow::Result<()> {
     let (info, token) =
         services
             .workflow
+            .identity()
             .create_token(&handle, &a.name, scopes, a.expires_in_days)?;
     tracing::info!(token = %info.id, prefix = %info.prefix, "token made");
     println!("{token}");

@@ -4,7 +4,6 @@
 //! minute, which the one-at-a-time write path (checks, locks, a batch per record) cannot give.
 //! It checks nothing and is not for serving.
 
-use crate::accounts::Account;
 use crate::discussion::conversation::ReviewRequest;
 use crate::discussion::issues::ISSUE_COUNTER;
 use crate::discussion::issues::{Happened, Issue, IssueId, IssueState, TimelineEvent};
@@ -16,6 +15,7 @@ use crate::service::Workflow;
 use crate::suggestions::{
     Kind, SUGGESTION_COUNTER, Status, Suggestion, SuggestionId, THREAD_COUNTER, ThreadNumber,
 };
+use catalog_identity::Account;
 
 /// Records written per batch.
 const PER_BATCH: usize = 5_000;

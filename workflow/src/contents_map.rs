@@ -12,9 +12,9 @@ use serde_json::{Map, Value, json};
 
 use crate::error::{Error, Result};
 use crate::main_item::MainItem;
-use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::suggestions::{Items, Kind, SuggestedItem, Suggestion, item_key};
+use catalog_identity::Principal;
 
 /// Which numbers the page range counts in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

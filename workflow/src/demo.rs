@@ -10,13 +10,13 @@ use catalog_schemas::{Id, ItemType, OrderKey};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::accounts::NewAccount;
 use crate::error::{Error, Result};
-use crate::handle::Handle;
-use crate::principal::{Principal, Scopes, Via};
 use crate::resolutions::Resolutions;
 use crate::service::Workflow;
 use crate::suggestions::{PutItem, SuggestionId};
+use catalog_identity::Handle;
+use catalog_identity::NewAccount;
+use catalog_identity::{Principal, Scopes, Via};
 
 pub const STEWARD: &str = "demo-steward";
 pub const KEEPER: &str = "demo-keeper";
@@ -297,7 +297,7 @@ fn schema_error(e: catalog_schemas::SchemaError) -> Error {
 
 /// Makes a demo account and the session-like principal the loader acts as.
 fn person(wf: &Workflow, handle: &str, name: &str, steward: bool) -> Result<Principal> {
-    let account = wf.add_account(NewAccount {
+    let account = wf.identity().add_account(NewAccount {
         handle: Handle::parse(handle)?,
         name: name.to_string(),
         steward,

@@ -60,18 +60,20 @@ pub enum Error {
     #[error("{message}")]
     Invalid { message: String, checks: Vec<Check> },
 
+    /// Who asks: a credential refused, a handle or token not found, or identity's store failing.
+    #[error(transparent)]
+    Identity(#[from] catalog_identity::Error),
     #[error("storage: {0}")]
     Storage(#[from] rocksdb::Error),
+    /// The people-state store failed or holds a value it cannot read.
+    #[error(transparent)]
+    Store(#[from] catalog_records::Error),
     #[error("log: {0}")]
     Log(#[source] catalog_log_core::Error),
     #[error("projector: {0}")]
     Projector(#[from] catalog_projector::Error),
     #[error("corrupt record in {cf}: {reason}")]
     Corrupt { cf: &'static str, reason: String },
-    #[error("password hashing: {0}")]
-    Hashing(String),
-    #[error("random source: {0}")]
-    Random(String),
 }
 
 impl Error {
@@ -88,7 +90,7 @@ impl Error {
                 | Error::Conflict(_)
                 | Error::Invalid { .. }
                 | Error::Quota { .. }
-        )
+        ) || matches!(self, Error::Identity(e) if e.is_user_error())
     }
 }
 

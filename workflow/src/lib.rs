@@ -1,7 +1,6 @@
 //! catalog-workflow: people, suggestions and issues.
 //!
-//! This crate owns the state that is not catalog data: accounts, API tokens and site sessions
-//! (who someone is and what they may do), suggestions (proposed changes on their way to main),
+//! This crate owns the editing workflow, the state that is not catalog data: suggestions (proposed changes on their way to main),
 //! issues (problems people report, which merged suggestions close), the conversation around
 //! suggestions and items (comments, reviews, timelines), and inboxes. It keeps that state in the `wf_*` column families of the one RocksDB database the log
 //! lives in; none of it is ever written to the commit log or into editions. The one way it
@@ -11,19 +10,14 @@
 //! It must not know HTTP (the api crate maps [`Error`] to answers), must not write the log's or
 //! the read models' column families, and reads the catalog only through the projector's
 //! `ReadModels` and the log's read calls. Every call blocks; async callers use `spawn_blocking`.
-//! Secrets (tokens, session cookies) are stored only as their sha256, passwords as argon2id.
+//! Who someone is (accounts, tokens, sessions) is catalog-identity's: workflow holds an
+//! [`Identity`] and is told who asks as a [`Principal`]; its records' format is catalog-records'.
 //!
 //! It is a crate of its own, rather than part of api, so that the rules of the editing workflow
 //! can be tested without a server and reused by the command line and the demo loader.
 //!
 //! Layout:
-//! - `service`: [`Workflow`], the handle holding the store, log, projector and locks.
-//! - `accounts`: accounts and their roles ([`Account`], [`NewAccount`], [`AccountId`]).
-//! - `handle`: the [`Handle`] newtype.
-//! - `tokens`: API tokens: create, authenticate, list, revoke.
-//! - `sessions`: site sign-in and sessions.
-//! - `principal`: who is asking ([`Principal`], [`Via`], [`Scopes`]).
-//! - `secrets`: random secrets, sha256 and argon2id.
+//! - `service`: [`Workflow`], the handle holding the store, log, projector, identity and locks.
 //! - `suggestions`: suggestion records; draft, put item, submit, quick fix, withdraw.
 //! - `discussion/`: where people talk, apart from changing the catalog:
 //!   - `threads`: the number space shared by suggestions and issues, and mention search;
@@ -55,26 +49,22 @@
 //! - `demo`: the sample catalog, loaded through the normal suggestion path.
 //! - `limits`: caps on input that multiplies work (how deep item data may nest).
 //! - `quotas`: per-account quotas (open drafts, issues and comments a day), kept as counters.
-//! - `kv`: the column families, read and written only as stored records.
-//! - `records`: the `StoredRecord` trait (column family, version, upgrade) and the records split from
-//!   the answers built from them; golden fixtures of every record pin their bytes.
-//! - `clock`: injected time and [`Timestamp`].
+//! - `kv`: workflow's column families, read and written only as stored records.
+//! - `records`: the records split from the answers built from them; golden fixtures of every
+//!   record pin their bytes.
 //! - `openapi` (feature `utoipa`): the OpenAPI schemas of the values serialised by hand; the
 //!   records and views derive theirs.
 //! - `error`: [`Error`] and [`Conflict`].
 
-mod accounts;
 mod after_merge;
 mod against_main;
 mod bulk;
 mod checks;
-mod clock;
 mod contents_map;
 pub mod demo;
 mod discussion;
 mod duplicates;
 mod error;
-mod handle;
 mod kv;
 mod limits;
 mod listing;
@@ -87,25 +77,25 @@ mod openapi;
 mod organize;
 mod paths;
 mod permissions;
-mod principal;
 mod quotas;
 mod records;
 mod resolutions;
 mod restore;
 mod revert;
 mod schema_items;
-mod secrets;
 mod service;
-mod sessions;
 mod subject;
 mod suggestions;
-mod tokens;
 mod words;
 
-pub use accounts::{Account, AccountId, NewAccount};
+// Who asks, and when: the identity and record types workflow's own signatures carry.
+pub use catalog_identity::{
+    Account, AccountId, Handle, Identity, NewAccount, Principal, Scopes, Via,
+};
+pub use catalog_records::{Clock, ManualClock, SystemClock, Timestamp};
+
 pub use bulk::Generate;
 pub use checks::{Check, CheckName, CheckStatus, MAX_PROBLEMS, Problem};
-pub use clock::{Clock, ManualClock, SystemClock, Timestamp};
 pub use contents_map::{ContentsMapRequest, NewUnit, PageRange, PageScheme};
 pub use discussion::conversation::{
     Anchor, ChangeAction, Comment, CommentId, Conversation, Event, EventKind, FieldChange,
@@ -124,7 +114,6 @@ pub use discussion::issues::{
 };
 pub use discussion::threads::{Thread, ThreadKind, ThreadRef, ThreadState};
 pub use error::{Conflict, Error, Result};
-pub use handle::Handle;
 pub use limits::{MAX_BOT_SUGGESTION_ITEMS, MAX_DATA_DEPTH, MAX_SUGGESTION_ITEMS};
 pub use listing::{ListFilter, Listed, StateCounts, StateFilter, SuggestionPage};
 pub use lists::{EXAMINE_LIMIT, MAX_REFERENCING_SUGGESTIONS};
@@ -133,25 +122,25 @@ pub use organize::{
     Organized, Placement, Plan, Preview, PreviewItem, Ref, Selection, Tree, TreeCounts, TreeNode,
     Version,
 };
-pub use principal::{Principal, Scope, Scopes, Via};
 pub use quotas::{
     BOT_DRAFT_ITEMS_FACTOR, MAX_COMMENTS_A_DAY, MAX_DRAFT_ITEMS, MAX_ISSUES_A_DAY, MAX_OPEN_DRAFTS,
 };
 pub use resolutions::{Resolution, Resolutions, Side};
 pub use revert::Reverted;
 pub use service::{MERGE_WAIT, SUGGESTION_LOCK_WAIT, Workflow};
-pub use sessions::{SESSION_SWEEP_BATCH, SESSIONS_PER_ACCOUNT};
 pub use subject::Subject;
 pub use suggestions::{
     Created, ItemView, Kind, PostReview, PutItem, QuickFix, Status, SuggestedItem, Suggestion,
     SuggestionId, SuggestionView, ThreadNumber,
 };
-pub use tokens::{NewToken, TOKEN_PREFIX, TOKENS_PER_ACCOUNT, TokenId, TokenInfo};
 pub use words::{WordsChange, WordsOp};
 
-/// The column families workflow keeps its state in; pass them to `Store::open`.
+/// The column families workflow keeps its state in, identity's included; pass them to
+/// `Store::open`.
 pub fn column_families() -> Vec<&'static str> {
-    kv::ALL.to_vec()
+    let mut all = catalog_identity::column_families();
+    all.extend_from_slice(kv::ALL);
+    all
 }
 
 #[cfg(test)]

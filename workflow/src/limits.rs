@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use crate::error::{Error, Result};
-use crate::principal::Principal;
+use catalog_identity::Principal;
 
 /// Most items one suggestion may hold. Every check, the review view, approval and the one
 /// commit it becomes cost in proportion to it. Past it, putting one more item is `400`.

@@ -14,11 +14,11 @@
 //! examination ([`EXAMINE_LIMIT`]).
 
 use crate::error::Result;
-use crate::handle::Handle;
 use crate::lists::{self, EXAMINE_LIMIT, SUGGESTION_COUNTS, SUGGESTION_LISTS, Step, Stop};
 use crate::service::Workflow;
 use crate::subject::Subject;
 use crate::suggestions::{Status, Suggestion, SuggestionId, ThreadNumber};
+use catalog_identity::Handle;
 
 /// Which suggestions by state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

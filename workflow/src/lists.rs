@@ -28,7 +28,7 @@ use rocksdb::IteratorMode;
 
 use crate::discussion::issues::mentions;
 use crate::discussion::issues::{Issue, IssueState};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::kv::{self, Batch, Kv, META, REVIEW_REQUESTS};
 use crate::records::{IssueRecord, ReviewRequestRecord, SuggestionRecord};
 use crate::service::Workflow;
@@ -295,7 +295,7 @@ pub(crate) fn walk(
 impl Workflow {
     /// Reads a counter of the list indexes.
     pub(crate) fn list_counter(&self, name: &str) -> Result<u64> {
-        self.kv().counter(name)
+        Ok(self.kv().counter(name)?)
     }
 
     /// Puts the records of a store made before the list indexes (or before their current
@@ -316,13 +316,13 @@ impl Workflow {
             batch: kv.batch(),
             pending: 0,
         };
-        kv.for_each::<SuggestionRecord>(|_, s| {
+        kv.for_each::<SuggestionRecord, Error>(|_, s| {
             let s = Suggestion::from(s);
             reindex_suggestion(&mut out.batch, &mut deltas, None, &s)?;
             count += 1;
             out.one_more()
         })?;
-        kv.for_each::<ReviewRequestRecord>(|key, r| {
+        kv.for_each::<ReviewRequestRecord, Error>(|key, r| {
             let r = crate::discussion::conversation::ReviewRequest::from(r);
             let id = kv::decode_u64(REVIEW_REQUESTS, &key[..8.min(key.len())])?;
             out.batch.put_raw(
@@ -332,7 +332,7 @@ impl Workflow {
             )?;
             out.one_more()
         })?;
-        kv.for_each::<crate::discussion::conversation::ReviewRecord>(|_, r| {
+        kv.for_each::<crate::discussion::conversation::ReviewRecord, Error>(|_, r| {
             out.batch.put_raw(
                 SUGGESTION_LISTS,
                 &reviewer_entry(r.author.as_str(), r.suggestion.0),
@@ -340,7 +340,7 @@ impl Workflow {
             )?;
             out.one_more()
         })?;
-        kv.for_each::<IssueRecord>(|_, issue| {
+        kv.for_each::<IssueRecord, Error>(|_, issue| {
             let issue = Issue::from(issue);
             reindex_issue(&mut out.batch, &mut deltas, None, &issue)?;
             count += 1;

@@ -16,9 +16,9 @@ use catalog_schemas::ItemType;
 use crate::after_merge::AfterMerge;
 use crate::error::{Error, Result};
 use crate::permissions::{check_may_post_review, open_sets_only};
-use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::suggestions::{PostReview, Status, Suggestion, SuggestionId};
+use catalog_identity::Principal;
 
 impl Workflow {
     /// Merges a just-submitted line fix at once when its author is trusted and every set it

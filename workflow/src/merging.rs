@@ -13,16 +13,16 @@ use serde::{Deserialize, Serialize};
 
 use crate::after_merge::AfterMerge;
 use crate::checks;
-use crate::clock::Timestamp;
 use crate::discussion::conversation::writer::ActivityBatch;
 use crate::discussion::conversation::{EventKind, NewReview, ReviewDraft, ReviewId, Verdict};
 use crate::error::{Error, Result};
 use crate::paths;
 use crate::permissions::check_may_approve;
-use crate::principal::Principal;
 use crate::resolutions::Resolutions;
 use crate::service::{SuggestionLock, Workflow};
 use crate::suggestions::{Items, Status, Suggestion, SuggestionId};
+use catalog_identity::Principal;
+use catalog_records::Timestamp;
 
 const RECONCILED: &[u8] = b"reconciled";
 

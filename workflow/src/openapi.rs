@@ -1,30 +1,15 @@
-//! The OpenAPI schemas of the values workflow serialises by hand (a timestamp as its text, a
-//! subject as `{ kind, id }`, scopes as a list) or whose derived schema would be wrong (a thread's
-//! state), so the derived schemas of the records that hold them say what is actually sent.
+//! The OpenAPI schemas of the values workflow serialises by hand (a subject as `{ kind, id }`) or
+//! whose derived schema would be wrong (a thread's state), so the derived schemas of the records
+//! that hold them say what is actually sent.
 
-use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, SchemaFormat, Type};
-use utoipa::openapi::{KnownFormat, RefOr};
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::{PartialSchema, ToSchema};
 
-use crate::clock::Timestamp;
 use crate::discussion::issues::IssueState;
 use crate::discussion::threads::ThreadState;
-use crate::principal::{Scope, Scopes};
 use crate::subject::Subject;
 use crate::suggestions::Status;
-
-impl PartialSchema for Timestamp {
-    fn schema() -> RefOr<Schema> {
-        ObjectBuilder::new()
-            .schema_type(Type::String)
-            .format(Some(SchemaFormat::KnownFormat(KnownFormat::DateTime)))
-            .description(Some("RFC 3339 UTC with milliseconds"))
-            .examples(["2026-11-21T14:07:38.123Z"])
-            .into()
-    }
-}
-
-impl ToSchema for Timestamp {}
 
 impl PartialSchema for Subject {
     fn schema() -> RefOr<Schema> {
@@ -51,14 +36,6 @@ impl PartialSchema for Subject {
 }
 
 impl ToSchema for Subject {}
-
-impl PartialSchema for Scopes {
-    fn schema() -> RefOr<Schema> {
-        ArrayBuilder::new().items(Scope::schema()).into()
-    }
-}
-
-impl ToSchema for Scopes {}
 
 /// A suggestion's status or an issue's state: one string from either list. Derived from the
 /// untagged enum it would be `oneOf` the two lists, which `open` (in both) never satisfies.

@@ -13,9 +13,9 @@ use serde_json::Value;
 
 use crate::after_merge::AfterMerge;
 use crate::error::{Error, Result};
-use crate::handle::Handle;
-use crate::principal::Principal;
 use crate::suggestions::{PostReview, Status, SuggestedItem, Suggestion};
+use catalog_identity::Handle;
+use catalog_identity::Principal;
 
 /// Types whose changes only a steward may approve.
 fn steward_only(ty: ItemType) -> bool {

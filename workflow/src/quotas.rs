@@ -11,11 +11,11 @@ use std::sync::atomic::Ordering;
 
 use crate::discussion::conversation::writer::ActivityBatch;
 use crate::error::{Error, Result};
-use crate::handle::Handle;
 use crate::kv::Batch;
-use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::suggestions::SuggestionId;
+use catalog_identity::Handle;
+use catalog_identity::Principal;
 
 /// Most drafts one account may hold at once (stewards: no limit). Past it, a new draft is
 /// `409 state` until one is submitted or withdrawn.
@@ -70,7 +70,7 @@ pub(crate) struct Counted {
 
 impl Counted {
     pub(crate) fn write(self, batch: &mut Batch<'_>) -> Result<()> {
-        batch.set_counter(&self.name, self.value)
+        Ok(batch.set_counter(&self.name, self.value)?)
     }
 
     pub(crate) fn write_with(self, w: &mut ActivityBatch<'_>) -> Result<()> {

@@ -6,9 +6,9 @@ use catalog_log_core::Rev;
 use catalog_schemas::Id;
 
 use crate::error::{Error, Result};
-use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::suggestions::{Items, Kind, Status, SuggestedItem, Suggestion};
+use catalog_identity::Principal;
 
 impl Workflow {
     /// Opens a suggestion setting item `id` back to its data at revision `rev`.

@@ -10,10 +10,10 @@
 use catalog_log_core::Seq;
 
 use crate::error::{Conflict, Error, Result};
-use crate::principal::Principal;
 use crate::resolutions::Resolutions;
 use crate::service::Workflow;
 use crate::suggestions::{Items, Kind, Status, SuggestedItem, Suggestion, SuggestionId};
+use catalog_identity::Principal;
 
 /// Titles are at most this long; a revert's title quotes the original's.
 const MAX_TITLE_CHARS: usize = 200;

@@ -8,9 +8,10 @@ use std::time::{Duration, Instant};
 use catalog_log_core::{Log, Store};
 use catalog_projector::{Projector, ReadModels};
 
-use crate::clock::{Clock, SystemClock, Timestamp};
 use crate::error::{Error, Result};
 use crate::kv::{self, Kv};
+use catalog_identity::{Account, Handle, Identity};
+use catalog_records::{Clock, SystemClock, Timestamp};
 
 /// How long a merge waits, by default, for the read models to show its commit.
 pub const MERGE_WAIT: Duration = Duration::from_secs(30);
@@ -35,7 +36,8 @@ pub(crate) struct Inner {
     pub(crate) projector: Projector,
     pub(crate) read_models: ReadModels,
     pub(crate) clock: Arc<dyn Clock>,
-    /// Serialises counter bumps and "is this handle free" checks with their writes.
+    pub(crate) identity: Identity,
+    /// Serialises counter bumps and quota checks with their writes.
     registry: Mutex<()>,
     /// Suggestions someone is changing or merging right now: a suggestion is changed by one
     /// caller at a time, which is what keeps two approvals of it from appending twice. Per
@@ -90,6 +92,7 @@ impl Workflow {
                 log: log.clone(),
                 projector: projector.clone(),
                 read_models: read_models.clone(),
+                identity: Identity::open_with_clock(store.db().clone(), clock.clone()),
                 clock,
                 registry: Mutex::new(()),
                 busy: Mutex::new(HashSet::new()),
@@ -138,6 +141,16 @@ impl Workflow {
 
     pub(crate) fn kv(&self) -> &Kv {
         &self.inner.kv
+    }
+
+    /// Accounts, tokens and sessions, over the same store and clock.
+    pub fn identity(&self) -> &Identity {
+        &self.inner.identity
+    }
+
+    /// The account with this handle, if any (who to tell, who may be asked to review).
+    pub(crate) fn account_by_handle(&self, handle: &Handle) -> Result<Option<Account>> {
+        Ok(self.inner.identity.account_by_handle(handle)?)
     }
 
     pub(crate) fn registry_lock(&self) -> MutexGuard<'_, ()> {

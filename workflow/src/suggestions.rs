@@ -13,15 +13,15 @@ use serde_json::Value;
 
 use crate::after_merge::AfterMerge;
 use crate::checks::{self, Check};
-use crate::clock::Timestamp;
 use crate::discussion::conversation::EventKind;
 use crate::error::{Error, Result};
-use crate::handle::Handle;
 use crate::kv::{COUNTERS, REVERTS, SUGGESTION_ITEMS};
 use crate::paths;
-use crate::principal::Principal;
 use crate::records::SuggestionRecord;
 use crate::service::Workflow;
+use catalog_identity::Handle;
+use catalog_identity::Principal;
+use catalog_records::Timestamp;
 
 pub(crate) const SUGGESTION_COUNTER: &str = "suggestion";
 /// Suggestions and issues share one number space (`#12` is one or the other).
@@ -739,7 +739,7 @@ impl Workflow {
         let mut deltas = crate::lists::Deltas::default();
         crate::lists::reindex_suggestion(&mut batch, &mut deltas, old.as_ref(), suggestion)?;
         deltas.apply(self.kv(), &mut batch)?;
-        self.kv().write(batch)
+        Ok(self.kv().write(batch)?)
     }
 
     /// Every suggestion made to undo `original`, oldest first, whatever their status.
@@ -761,7 +761,7 @@ impl Workflow {
 
     /// One item of a suggestion, if it holds that item.
     fn suggestion_item(&self, id: SuggestionId, item: Id) -> Result<Option<SuggestedItem>> {
-        self.kv().get(&item_key(id, item))
+        Ok(self.kv().get(&item_key(id, item))?)
     }
 
     /// How many items a suggestion holds, from its counter. A suggestion made before the
@@ -769,7 +769,7 @@ impl Workflow {
     pub(crate) fn item_count(&self, id: SuggestionId) -> Result<u64> {
         let name = items_counter(id);
         if self.kv().get_raw(COUNTERS, name.as_bytes())?.is_some() {
-            return self.kv().counter(&name);
+            return Ok(self.kv().counter(&name)?);
         }
         Ok(self
             .kv()

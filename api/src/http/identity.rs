@@ -61,8 +61,8 @@ pub async fn identify(State(state): State<AppState>, mut req: Request, next: Nex
             return charge_then(&state, anonymous, e.into_response());
         }
         Presented::Bearer(token) => {
-            let wf = state.workflow.clone();
-            match crate::blocking(move || wf.authenticate_token(&token)).await {
+            let identity = state.workflow.identity().clone();
+            match crate::blocking(move || identity.authenticate_token(&token)).await {
                 Ok(p) => Identity {
                     principal: Some(p),
                     credential: Credential::Token,
@@ -71,16 +71,16 @@ pub async fn identify(State(state): State<AppState>, mut req: Request, next: Nex
             }
         }
         Presented::Cookie(secret) => {
-            let wf = state.workflow.clone();
+            let identity = state.workflow.identity().clone();
             let s = secret.clone();
-            match tokio::task::spawn_blocking(move || wf.authenticate_session(&s)).await {
+            match tokio::task::spawn_blocking(move || identity.authenticate_session(&s)).await {
                 Ok(Ok(p)) => Identity {
                     principal: Some(p),
                     credential: Credential::Session(secret),
                 },
                 // Browsers keep sending a cookie after its session ended; reading stays open
                 // to them, and routes that need a session answer 401 on their own.
-                Ok(Err(catalog_workflow::Error::Unauthorized(_))) => Identity {
+                Ok(Err(catalog_identity::Error::Unauthorized(_))) => Identity {
                     principal: None,
                     credential: Credential::None,
                 },

@@ -4,8 +4,8 @@
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use catalog_identity::{NewToken, Scope, Scopes, TokenId, TokenInfo};
 use catalog_schemas::quote;
-use catalog_workflow::{NewToken, Scope, Scopes, TokenId, TokenInfo};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -67,12 +67,12 @@ async fn login(
         return Err(refused);
     }
     let slot = state.login_limits.hashing_slot().await?;
-    let wf = state.workflow.clone();
+    let identity = state.workflow.identity().clone();
     // The slot moves into the blocking task: it is freed when the hashing ends, even if the
     // request was given up on meanwhile.
     let signed_in = crate::blocking(move || {
         let _slot = slot;
-        wf.login(&body.handle, &body.password)
+        identity.login(&body.handle, &body.password)
     })
     .await;
     let secret = match signed_in {
@@ -80,7 +80,7 @@ async fn login(
         Err(e) => {
             if matches!(
                 e,
-                ApiError::Workflow(catalog_workflow::Error::Unauthorized(_))
+                ApiError::Identity(catalog_identity::Error::Unauthorized(_))
             ) {
                 // The handle and address only: never the password.
                 tracing::warn!(handle, %addr, "failed sign-in");
@@ -99,8 +99,8 @@ async fn login(
     responses((status = 204, description = "signed out"), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
     security(("session" = [])))]
 async fn logout(State(state): State<AppState>, session: SiteSession) -> Result<Response, ApiError> {
-    let wf = state.workflow.clone();
-    crate::blocking(move || wf.logout(&session.secret)).await?;
+    let identity = state.workflow.identity().clone();
+    crate::blocking(move || identity.logout(&session.secret)).await?;
     with_cookie(StatusCode::NO_CONTENT, &session_cookie_header(None))
 }
 
@@ -117,8 +117,8 @@ async fn list_tokens(
     State(state): State<AppState>,
     session: SiteSession,
 ) -> Result<Answer, ApiError> {
-    let wf = state.workflow.clone();
-    let tokens = crate::blocking(move || wf.list_tokens(&session.principal)).await?;
+    let identity = state.workflow.identity().clone();
+    let tokens = crate::blocking(move || identity.list_tokens(&session.principal)).await?;
     Ok(Answer::json(&TokenList { tokens })?.cache(CacheClass::NoStore))
 }
 
@@ -162,9 +162,9 @@ async fn create_token(
         scopes,
         expires_in_days: body.expires_in_days,
     };
-    let wf = state.workflow.clone();
+    let identity = state.workflow.identity().clone();
     let (info, token) =
-        crate::blocking(move || wf.create_token_for(&session.principal, new)).await?;
+        crate::blocking(move || identity.create_token_for(&session.principal, new)).await?;
     Ok(Answer::json(&CreatedToken { token, info })?
         .status(StatusCode::CREATED)
         .cache(CacheClass::NoStore))
@@ -181,7 +181,7 @@ async fn revoke_token(
     Path(raw): Path<String>,
 ) -> Result<Answer, ApiError> {
     let id = TokenId(extract::number("token id", &raw, 0)?);
-    let wf = state.workflow.clone();
-    let info = crate::blocking(move || wf.revoke_token(&session.principal, id)).await?;
+    let identity = state.workflow.identity().clone();
+    let info = crate::blocking(move || identity.revoke_token(&session.principal, id)).await?;
     Ok(Answer::json(&info)?.cache(CacheClass::NoStore))
 }

@@ -56,15 +56,17 @@ impl Harness {
     pub(super) fn person(&self, handle: &str, steward: bool, scopes: Scopes) -> String {
         let wf = &self.state.workflow;
         let handle = Handle::parse(handle).expect("handle");
-        wf.add_account(NewAccount {
-            handle: handle.clone(),
-            name: handle.as_str().to_owned(),
-            steward,
-            trusted: false,
-            password: Some("a long enough password".into()),
-        })
-        .expect("account");
-        wf.create_token(&handle, "test", scopes, None)
+        wf.identity()
+            .add_account(NewAccount {
+                handle: handle.clone(),
+                name: handle.as_str().to_owned(),
+                steward,
+                trusted: false,
+                password: Some("a long enough password".into()),
+            })
+            .expect("account");
+        wf.identity()
+            .create_token(&handle, "test", scopes, None)
             .expect("token")
             .1
     }

@@ -19,9 +19,9 @@ use rocksdb::{Direction, IteratorMode};
 
 use crate::kv::{self, META, THREADS};
 use crate::lists::EXAMINE_LIMIT;
-use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::suggestions::{Status, Suggestion, SuggestionId, ThreadNumber};
+use catalog_identity::Principal;
 
 /// Set in `wf_meta` once every suggestion made before the index existed is indexed.
 const INDEXED: &[u8] = b"threads-indexed";
@@ -95,7 +95,7 @@ pub struct Thread {
 
 /// Puts a number into the index, in the batch that takes it from the counter.
 pub(crate) fn index(batch: &mut kv::Batch<'_>, number: ThreadNumber, at: ThreadRef) -> Result<()> {
-    batch.put(&number.0.to_be_bytes(), &at)
+    Ok(batch.put(&number.0.to_be_bytes(), &at)?)
 }
 
 /// What a thread-search `q` asks for.
@@ -148,7 +148,7 @@ impl Workflow {
 
     /// Which kind a number is and its record's id; `None` for a number nobody holds.
     pub fn thread_ref(&self, number: ThreadNumber) -> Result<Option<ThreadRef>> {
-        self.kv().get(&number.0.to_be_bytes())
+        Ok(self.kv().get(&number.0.to_be_bytes())?)
     }
 
     /// The thread holding `number`, if `viewer` may see it (otherwise not found, as if absent).

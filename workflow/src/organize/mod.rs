@@ -45,9 +45,9 @@ pub use tree::{MAX_DEPTH, NodeKind, Tree, TreeCounts, TreeNode};
 use crate::after_merge::AfterMerge;
 use crate::error::{Error, Result};
 use crate::permissions::check_may_approve;
-use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::suggestions::{Kind, Status, Suggestion};
+use catalog_identity::Principal;
 use draft::Draft;
 use preview::Built;
 

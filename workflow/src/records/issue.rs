@@ -8,15 +8,15 @@ use catalog_schemas::{Id, ItemType};
 use serde::{Deserialize, Serialize};
 
 use super::StoredRecord;
-use crate::accounts::AccountId;
-use crate::clock::Timestamp;
 use crate::discussion::issues::{
     EntityRef, Happened, Issue, IssueId, IssueState, Label, ReportKind, StateReason, TimelineEvent,
 };
 use crate::error::{Error, Result};
-use crate::handle::Handle;
 use crate::kv::{ISSUE_EVENTS, ISSUES};
 use crate::suggestions::{SuggestionId, ThreadNumber};
+use catalog_identity::AccountId;
+use catalog_identity::Handle;
+use catalog_records::Timestamp;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -4,10 +4,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::StoredRecord;
-use crate::clock::Timestamp;
 use crate::discussion::conversation::ReviewRequest;
-use crate::handle::Handle;
 use crate::kv::REVIEW_REQUESTS;
+use catalog_identity::Handle;
+use catalog_records::Timestamp;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct ReviewRequestRecord {

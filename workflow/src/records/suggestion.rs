@@ -10,10 +10,10 @@ use serde::{Deserialize, Serialize};
 
 use super::StoredRecord;
 use crate::checks::{Check, CheckName, CheckStatus, Problem};
-use crate::clock::Timestamp;
-use crate::handle::Handle;
 use crate::kv::SUGGESTIONS;
 use crate::suggestions::{Kind, PostReview, Status, Suggestion, SuggestionId, ThreadNumber};
+use catalog_identity::Handle;
+use catalog_records::Timestamp;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct SuggestionRecord {

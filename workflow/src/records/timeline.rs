@@ -6,12 +6,12 @@ use catalog_log_core::Seq;
 use serde::{Deserialize, Serialize};
 
 use super::StoredRecord;
-use crate::clock::Timestamp;
 use crate::discussion::conversation::{CommentId, EventKind, ReviewId};
-use crate::handle::Handle;
 use crate::kv::TIMELINE;
 use crate::subject::Subject;
 use crate::suggestions::{SuggestionId, ThreadNumber};
+use catalog_identity::Handle;
+use catalog_records::Timestamp;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "entry", rename_all = "snake_case")]

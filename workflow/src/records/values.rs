@@ -87,38 +87,6 @@ pub(crate) mod anchor {
     }
 }
 
-/// The scopes of a token as the list version 1 wrote (`["read","write"]`).
-pub(crate) mod scopes {
-    use serde::de::Error as _;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    use crate::principal::{Scope, Scopes};
-
-    pub(crate) fn serialize<S: Serializer>(scopes: &Scopes, s: S) -> Result<S::Ok, S::Error> {
-        let names: Vec<&str> = scopes
-            .list()
-            .into_iter()
-            .map(|scope| match scope {
-                Scope::Read => "read",
-                Scope::Write => "write",
-            })
-            .collect();
-        names.serialize(s)
-    }
-
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Scopes, D::Error> {
-        let list = Vec::<String>::deserialize(d)?
-            .iter()
-            .map(|name| match name.as_str() {
-                "read" => Ok(Scope::Read),
-                "write" => Ok(Scope::Write),
-                other => Err(D::Error::custom(format!("stored scope {other:?}"))),
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        Scopes::from_list(&list).map_err(D::Error::custom)
-    }
-}
-
 /// A with-module for a value enum, from each variant and the text version 1 stored for it:
 /// `plain` makes the module itself one for a field of the enum, `option` adds `option` inside
 /// it for a field of `Option` of it.

@@ -70,9 +70,10 @@ fn a_bots_suggestion_asks_no_keeper() {
     let w = World::new();
     let wf = &w.h.wf;
     let (_, token) = wf
+        .identity()
         .create_token(&h("editor"), "bot:importer", Scopes::READ_WRITE, None)
         .unwrap();
-    let bot = wf.authenticate_token(&token).unwrap();
+    let bot = wf.identity().authenticate_token(&token).unwrap();
     assert!(bot.is_bot());
     let id = wf.create_draft(&bot, "import", None).unwrap().id;
     wf.put_item(&bot, id, new_item(ItemType::Topic, topic(w.set, "bot")))

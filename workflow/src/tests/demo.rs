@@ -77,7 +77,8 @@ fn demo_loads_through_suggestions_with_the_expected_counts() {
             .is_some()
     );
     assert!(
-        h.wf.account_by_handle(&Handle::parse("demo-keeper").unwrap())
+        h.wf.identity()
+            .account_by_handle(&Handle::parse("demo-keeper").unwrap())
             .unwrap()
             .is_some()
     );

@@ -1,7 +1,8 @@
-//! Golden fixtures of every record the workflow stores. The `wf_*` column families are the one
-//! store that cannot be rebuilt from the log, so these bytes are what existing databases hold:
-//! if a test here fails, a stored format changed — add a new record version with an upgrade
-//! from this one instead of editing the fixture.
+//! Golden fixtures of every record the workflow stores (see `catalog_records::golden`; the
+//! records of accounts, tokens and sessions are pinned in catalog-identity). The `wf_*` column
+//! families are the one store that cannot be rebuilt from the log, so these bytes are what
+//! existing databases hold: if a test here fails, a stored format changed — add a new record
+//! version with an upgrade from this one instead of editing the fixture.
 //!
 //! Each fixture under `workflow/tests/fixtures/` is named `<column family>-v<version>-<case>`
 //! and holds one value exactly as written (a version byte, then JSON). Each test writes a
@@ -9,16 +10,12 @@
 //! re-encodes it, which must give the same bytes again.
 //!
 //! To write the fixtures afresh (only when adding a new record version, keeping the old files),
-//! run with `WORKFLOW_BLESS=1`.
+//! run with `RECORDS_BLESS=1`.
 //!
 //! Records, by column family:
 //!
 //! | column family        | record                                      |
 //! |----------------------|---------------------------------------------|
-//! | `wf_accounts`        | account (with and without a password hash)  |
-//! | `wf_tokens`          | token (live, and revoked)                   |
-//! | `wf_token_used`      | when a token was last used                  |
-//! | `wf_sessions`        | session                                     |
 //! | `wf_suggestions`     | suggestion (a fresh draft, and a merged one with every field) |
 //! | `wf_suggestion_items`| suggested item (changed, new, deleted, merged into another)  |
 //! | `wf_threads`         | thread number → suggestion or issue         |
@@ -36,11 +33,10 @@
 //! only some of them.
 //!
 //! The other families hold raw bytes, not records, and are pinned by their key layouts in the
-//! code that writes them: `wf_handles` and `wf_token_hash` (an id's 8 big-endian bytes),
-//! `wf_counters` (a `u64`, big-endian), `wf_inbox_ids` (account id ‖ order), `wf_inbox_unread`
-//! (order), and the empty-valued indexes (`wf_account_tokens`, `wf_account_sessions`,
-//! `wf_session_expiry`, `wf_reverts`, `wf_subject_comments`, the list indexes); `wf_meta`'s
-//! other keys are one-byte or sequence markers.
+//! code that writes them: `wf_counters` (a `u64`, big-endian), `wf_inbox_ids` (account id ‖
+//! order), `wf_inbox_unread` (order), and the empty-valued indexes (`wf_reverts`,
+//! `wf_subject_comments`, the list indexes); `wf_meta`'s other keys are one-byte or sequence
+//! markers.
 
 use std::path::PathBuf;
 
@@ -48,7 +44,6 @@ use catalog_log_core::{Rev, Seq};
 use catalog_schemas::{Id, ItemType};
 use serde_json::json;
 
-use crate::accounts::{Account, AccountId, AccountRecord};
 use crate::checks::{Check, CheckName, CheckStatus, Problem};
 use crate::discussion::conversation::{
     Anchor, CommentId, CommentRecord, EventKind, ReviewId, ReviewRecord, ReviewRequest, Verdict,
@@ -63,13 +58,11 @@ use crate::records::{
     IssueEventRecord, IssueRecord, ReviewRequestRecord, StoredEvent, StoredRecord,
     SuggestionRecord, TimelineEntry,
 };
-use crate::sessions::SessionRecord;
 use crate::subject::Subject;
 use crate::suggestions::{
     Kind, PostReview, Status, SuggestedItem, Suggestion, SuggestionId, ThreadNumber,
 };
-use crate::tokens::{TokenId, TokenInfo, TokenRecord, TokenUse};
-use crate::{Handle, Scopes, Timestamp};
+use crate::{AccountId, Handle, Timestamp};
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -77,34 +70,8 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Compares `record`'s stored bytes with fixture `name`, then reads the fixture back and writes
-/// it again, which must give the same record and the same bytes.
 fn golden<R: StoredRecord + PartialEq + std::fmt::Debug>(name: &str, record: &R) {
-    assert!(
-        name.starts_with(&format!("{}-v{}-", R::CF, R::VERSION))
-            || name == format!("{}-v{}.record", R::CF, R::VERSION),
-        "{name} is not named for {} version {}",
-        R::CF,
-        R::VERSION
-    );
-    let path = fixture(name);
-    let actual = record.encode().unwrap();
-    if std::env::var_os("WORKFLOW_BLESS").is_some() {
-        std::fs::write(&path, &actual).unwrap();
-    }
-    let expected = std::fs::read(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
-    assert!(
-        expected == actual,
-        "{name} changed:\nexpected {}\nactual   {}",
-        String::from_utf8_lossy(&expected),
-        String::from_utf8_lossy(&actual)
-    );
-    let read = R::decode(&expected).unwrap_or_else(|err| panic!("{name}: {err}"));
-    assert_eq!(&read, record, "{name} reads back as another record");
-    assert!(
-        read.encode().unwrap() == expected,
-        "{name} does not read back to the same bytes"
-    );
+    catalog_records::golden::check(&fixture(""), name, record);
 }
 
 fn at(ms: i64) -> Timestamp {
@@ -122,68 +89,6 @@ fn id(text: &str) -> Id {
 
 fn work() -> ItemType {
     ItemType::parse("work").unwrap()
-}
-
-fn account(password: Option<&str>) -> AccountRecord {
-    let account = Account {
-        id: AccountId(7),
-        handle: handle("rivka"),
-        name: "רבקה \"Rivka\" Cohen".into(),
-        steward: true,
-        trusted: false,
-        created_at: at(0),
-    };
-    AccountRecord::new(&account, password.map(str::to_string))
-}
-
-#[test]
-fn accounts_v1() {
-    golden(
-        "wf_accounts-v1-password.record",
-        &account(Some("$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA")),
-    );
-    golden("wf_accounts-v1-no-password.record", &account(None));
-}
-
-fn token(revoked: bool) -> TokenRecord {
-    let info = TokenInfo {
-        id: TokenId(3),
-        name: if revoked { "bot:importer" } else { "laptop" }.into(),
-        prefix: "Ab3dE5gH".into(),
-        scopes: if revoked {
-            Scopes::READ
-        } else {
-            Scopes::READ_WRITE
-        },
-        created_at: at(0),
-        last_used_at: revoked.then(|| at(1_000)),
-        expires_at: at(90 * Timestamp::MS_PER_DAY),
-        revoked_at: revoked.then(|| at(2_000)),
-    };
-    TokenRecord::new(
-        &info,
-        AccountId(7),
-        "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08".into(),
-    )
-}
-
-#[test]
-fn tokens_v1() {
-    golden("wf_tokens-v1-live.record", &token(false));
-    golden("wf_tokens-v1-revoked.record", &token(true));
-    golden("wf_token_used-v1.record", &TokenUse(at(5_000)));
-}
-
-#[test]
-fn sessions_v1() {
-    golden(
-        "wf_sessions-v1.record",
-        &SessionRecord {
-            account: AccountId(7),
-            created_at: at(0),
-            expires_at: at(30 * Timestamp::MS_PER_DAY),
-        },
-    );
 }
 
 fn merged_suggestion() -> Suggestion {
@@ -672,11 +577,10 @@ fn value_names_v1() {
         "inbox_reason": names!("crate::records::values::inbox_reason", Reason, Reason::ALL),
         "thread_kind": names!("crate::records::values::thread_kind", ThreadKind, [ThreadKind::Suggestion,
             ThreadKind::Issue]),
-        "scopes": names!("crate::records::values::scopes", Scopes, [Scopes::READ, Scopes::READ_WRITE]),
     });
     let actual = serde_json::to_vec_pretty(&all).unwrap();
     let path = fixture("values-v1-names.json");
-    if std::env::var_os("WORKFLOW_BLESS").is_some() {
+    if catalog_records::golden::blessing() {
         std::fs::write(&path, &actual).unwrap();
     }
     let expected = std::fs::read(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));

@@ -4,7 +4,6 @@
 //! temporary directory, with accounts and tokens) and [`World`] (a steward, a keeper of one set
 //! and a plain editor), and the few helpers that build and merge items.
 
-mod auth;
 mod conversation;
 mod demo;
 mod duplicates;
@@ -79,6 +78,7 @@ impl Harness {
 
     fn new_account(&self, handle: &str, steward: bool, trusted: bool) -> Account {
         self.wf
+            .identity()
             .add_account(NewAccount {
                 handle: Handle::parse(handle).unwrap(),
                 name: format!("Name of {handle}"),
@@ -92,7 +92,12 @@ impl Harness {
     /// The principal a site session of this account would give (accounts here have no password,
     /// and argon2 at full cost is slow in debug builds).
     pub fn session(&self, handle: &Handle) -> Principal {
-        let a = self.wf.account_by_handle(handle).unwrap().unwrap();
+        let a = self
+            .wf
+            .identity()
+            .account_by_handle(handle)
+            .unwrap()
+            .unwrap();
         Principal {
             account: a.id,
             handle: a.handle,
@@ -119,6 +124,7 @@ impl Harness {
     fn write_token(&self, handle: &str) -> Principal {
         let (_, token) = self
             .wf
+            .identity()
             .create_token(
                 &Handle::parse(handle).unwrap(),
                 "tests",
@@ -126,7 +132,7 @@ impl Harness {
                 None,
             )
             .unwrap();
-        self.wf.authenticate_token(&token).unwrap()
+        self.wf.identity().authenticate_token(&token).unwrap()
     }
 
     /// Appends the commit approving `s` would make of its first item, new, straight to the log,

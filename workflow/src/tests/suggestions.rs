@@ -264,6 +264,7 @@ fn who_may_approve() {
 
     // A read-only token cannot approve even for a steward.
     let (_, token) = wf
+        .identity()
         .create_token(
             &Handle::parse("steward").unwrap(),
             "ro",
@@ -271,10 +272,10 @@ fn who_may_approve() {
             None,
         )
         .unwrap();
-    let ro = wf.authenticate_token(&token).unwrap();
+    let ro = wf.identity().authenticate_token(&token).unwrap();
     assert!(matches!(
         wf.approve(&ro, loose, &Resolutions::none()),
-        Err(Error::Forbidden(_))
+        Err(Error::Identity(catalog_identity::Error::Forbidden(_)))
     ));
     wf.approve(&w.steward, loose, &Resolutions::none()).unwrap();
 }

@@ -20,10 +20,10 @@ use serde_json::Value;
 pub use apply::WordsOp;
 
 use crate::error::{Conflict, Error, Result};
-use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::suggestions::{Kind, SuggestedItem, Suggestion, item_key};
 use apply::{Plan, Refusal, apply};
+use catalog_identity::Principal;
 
 /// A titles' longest mention of the item it changes, so a long path cannot push the title past
 /// its limit.

@@ -10,15 +10,15 @@ use std::fmt;
 use catalog_schemas::Id;
 use serde::{Deserialize, Serialize};
 
-use crate::clock::Timestamp;
 use crate::discussion::inbox::{Audience, Reason};
 use crate::error::{Error, Result};
-use crate::handle::Handle;
 use crate::kv::SUBJECT_COMMENTS;
-use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::subject::Subject;
 use crate::suggestions::{Items, Suggestion};
+use catalog_identity::Handle;
+use catalog_identity::Principal;
+use catalog_records::Timestamp;
 
 use super::reviews::ReviewId;
 use super::text;
@@ -388,7 +388,7 @@ impl Workflow {
     }
 
     pub(crate) fn comment_record(&self, id: CommentId) -> Result<Option<CommentRecord>> {
-        self.kv().get(&id.key())
+        Ok(self.kv().get(&id.key())?)
     }
 
     fn require_comment(&self, id: CommentId) -> Result<CommentRecord> {

@@ -2,9 +2,9 @@
 //! is a "renamed" event on the timeline.
 
 use crate::error::{Error, Result};
-use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::suggestions::{Status, Suggestion, SuggestionId, check_description, check_title};
+use catalog_identity::Principal;
 
 use super::timeline::EventKind;
 use super::writer::ActivityBatch;

@@ -45,9 +45,9 @@ use crate::after_merge::AfterMerge;
 use crate::discussion::threads::{ThreadKind, ThreadRef};
 use crate::error::Result;
 use crate::permissions::check_may_approve;
-use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::suggestions::{Suggestion, SuggestionId, ThreadNumber};
+use catalog_identity::Principal;
 
 impl Workflow {
     /// The suggestion holding a thread number, if a suggestion holds it (issues hold the rest).

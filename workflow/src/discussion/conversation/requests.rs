@@ -8,17 +8,17 @@
 use serde::{Deserialize, Serialize};
 
 use crate::after_merge::AfterMerge;
-use crate::clock::Timestamp;
 use crate::discussion::inbox::{Audience, Reason};
 use crate::error::{Error, Result};
-use crate::handle::Handle;
 use crate::kv::REVIEW_REQUESTS;
 use crate::permissions::{check_may_approve, keepers_of_touched_sets};
-use crate::principal::Principal;
 use crate::records::ReviewRequestRecord;
 use crate::service::Workflow;
 use crate::subject::Subject;
 use crate::suggestions::{Items, Status, Suggestion, SuggestionId};
+use catalog_identity::Handle;
+use catalog_identity::Principal;
+use catalog_records::Timestamp;
 
 use super::timeline::EventKind;
 use super::writer::ActivityBatch;

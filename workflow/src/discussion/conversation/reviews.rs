@@ -10,16 +10,16 @@ use catalog_schemas::Id;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::clock::Timestamp;
 use crate::discussion::inbox::{Audience, Reason};
 use crate::error::{Error, Result};
-use crate::handle::Handle;
 use crate::kv::{REVIEW_REQUESTS, REVIEWS};
-use crate::principal::Principal;
 use crate::resolutions::Resolutions;
 use crate::service::Workflow;
 use crate::subject::Subject;
 use crate::suggestions::{Items, Status, Suggestion, SuggestionId};
+use catalog_identity::Handle;
+use catalog_identity::Principal;
+use catalog_records::Timestamp;
 
 use super::comments::{
     Anchor, Comment, CommentId, CommentRecord, MAX_BODY_CHARS, check_anchor, check_body,

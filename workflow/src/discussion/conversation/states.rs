@@ -6,10 +6,10 @@ use serde_json::json;
 
 use crate::discussion::inbox::{Audience, Reason};
 use crate::error::Result;
-use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::subject::Subject;
 use crate::suggestions::Suggestion;
+use catalog_identity::Principal;
 
 use super::reviews::{ReviewDraft, ReviewId};
 use super::timeline::EventKind;

@@ -4,8 +4,8 @@
 //! address like `a@b.org` or `x#1` is neither), and what follows must end where the word ends
 //! (`#12a` is no reference, a handle longer than a handle may be is no mention).
 
-use crate::handle::Handle;
 use crate::suggestions::ThreadNumber;
+use catalog_identity::Handle;
 
 /// The longest number a reference may have (more digits cannot fit a u64 anyway).
 const MAX_DIGITS: usize = 19;

@@ -9,14 +9,14 @@ use serde::{Deserialize, Serialize};
 
 use catalog_log_core::Seq;
 
-use crate::clock::Timestamp;
 use crate::error::Result;
-use crate::handle::Handle;
-use crate::principal::Principal;
 use crate::records::{StoredEvent, TimelineEntry};
 use crate::service::Workflow;
 use crate::subject::Subject;
 use crate::suggestions::{SuggestionId, ThreadNumber};
+use catalog_identity::Handle;
+use catalog_identity::Principal;
+use catalog_records::Timestamp;
 
 use super::comments::{Comment, CommentId};
 use super::requests::ReviewRequest;

@@ -10,9 +10,9 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::error::Result;
-use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::suggestions::{SuggestionId, SuggestionView};
+use catalog_identity::Principal;
 
 use super::requests::ReviewRequest;
 use super::reviews::Review;

@@ -10,13 +10,13 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::MutexGuard;
 
-use crate::accounts::AccountId;
 use crate::error::Result;
-use crate::handle::Handle;
 use crate::kv::Batch;
 use crate::records::{StoredRecord, SuggestionRecord};
 use crate::service::Workflow;
 use crate::suggestions::{Suggestion, SuggestionId, ThreadNumber};
+use catalog_identity::AccountId;
+use catalog_identity::Handle;
 
 use crate::records::TimelineEntry;
 
@@ -129,15 +129,15 @@ impl<'a> ActivityBatch<'a> {
     }
 
     pub(crate) fn put<R: StoredRecord>(&mut self, key: &[u8], record: &R) -> Result<()> {
-        self.batch.put(key, record)
+        Ok(self.batch.put(key, record)?)
     }
 
     pub(crate) fn put_raw(&mut self, cf: &'static str, key: &[u8], value: &[u8]) -> Result<()> {
-        self.batch.put_raw(cf, key, value)
+        Ok(self.batch.put_raw(cf, key, value)?)
     }
 
     pub(crate) fn delete(&mut self, cf: &'static str, key: &[u8]) -> Result<()> {
-        self.batch.delete(cf, key)
+        Ok(self.batch.delete(cf, key)?)
     }
 
     /// Saves a suggestion with its list index entries (the counters move at the end).
@@ -153,29 +153,30 @@ impl<'a> ActivityBatch<'a> {
             suggestion,
         )?;
         self.saved.insert(suggestion.id, suggestion.clone());
-        self.batch
-            .put(&suggestion.id.key(), &SuggestionRecord::from(suggestion))
+        Ok(self
+            .batch
+            .put(&suggestion.id.key(), &SuggestionRecord::from(suggestion))?)
     }
 
     /// Lists suggestion `id` under `handle`'s reviewer list (they reviewed it or are asked to).
     pub(crate) fn index_reviewer(&mut self, handle: &Handle, id: SuggestionId) -> Result<()> {
-        self.batch.put_raw(
+        Ok(self.batch.put_raw(
             crate::lists::SUGGESTION_LISTS,
             &crate::lists::reviewer_entry(handle.as_str(), id.0),
             &[],
-        )
+        )?)
     }
 
     /// Appends one entry to a suggestion's timeline.
     pub(crate) fn timeline(&mut self, id: SuggestionId, entry: &TimelineEntry) -> Result<()> {
         let n = self.next(TIMELINE_COUNTER)?;
         let key = [id.key(), n.to_be_bytes()].concat();
-        self.batch.put(&key, entry)
+        Ok(self.batch.put(&key, entry)?)
     }
 
     /// Sets a counter of the caller's own naming (a quota) in this write's batch.
     pub(crate) fn set_counter(&mut self, name: &str, value: u64) -> Result<()> {
-        self.batch.set_counter(name, value)
+        Ok(self.batch.set_counter(name, value)?)
     }
 
     /// Writes everything gathered, in one batch.
@@ -184,6 +185,6 @@ impl<'a> ActivityBatch<'a> {
             self.batch.set_counter(name, value)?;
         }
         std::mem::take(&mut self.deltas).apply(self.wf.kv(), &mut self.batch)?;
-        self.wf.kv().write(self.batch)
+        Ok(self.wf.kv().write(self.batch)?)
     }
 }

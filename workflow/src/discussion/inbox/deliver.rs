@@ -5,15 +5,15 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::accounts::AccountId;
 use crate::discussion::conversation::text;
 use crate::discussion::conversation::writer::{ActivityBatch, INBOX_COUNTER, INBOX_ORDER_COUNTER};
 use crate::error::Result;
-use crate::handle::Handle;
 use crate::kv::{INBOX, INBOX_IDS, INBOX_UNREAD, decode_u64};
-use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::subject::Subject;
+use catalog_identity::AccountId;
+use catalog_identity::Handle;
+use catalog_identity::Principal;
 
 use super::{LineRecord, Reason, line_key, unread_prefix};
 
@@ -206,7 +206,7 @@ impl ActivityBatch<'_> {
             }
         }
         match newest {
-            Some((order, account)) => kv.get(&line_key(account, order)),
+            Some((order, account)) => Ok(kv.get(&line_key(account, order))?),
             None => Ok(None),
         }
     }

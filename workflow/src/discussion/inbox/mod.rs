@@ -17,10 +17,10 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::accounts::AccountId;
-use crate::clock::Timestamp;
-use crate::handle::Handle;
 use crate::subject::Subject;
+use catalog_identity::AccountId;
+use catalog_identity::Handle;
+use catalog_records::Timestamp;
 
 pub use deliver::{Actor, Audience};
 pub use read::{

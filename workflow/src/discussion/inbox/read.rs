@@ -5,14 +5,14 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::after_merge::stored_data;
-use crate::clock::Timestamp;
 use crate::discussion::conversation::writer::ActivityBatch;
 use crate::error::{Error, Result};
-use crate::handle::Handle;
 use crate::kv::{INBOX_IDS, INBOX_UNREAD};
-use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::subject::Subject;
+use catalog_identity::Handle;
+use catalog_identity::Principal;
+use catalog_records::Timestamp;
 
 use super::{LineRecord, Reason};
 

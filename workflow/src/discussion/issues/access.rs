@@ -10,9 +10,9 @@ use crate::after_merge::{AfterMerge, stored_data};
 use crate::discussion::issues::record::Issue;
 use crate::error::Result;
 use crate::permissions::{is_keeper, sets_of};
-use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::suggestions::Items;
+use catalog_identity::Principal;
 
 impl Workflow {
     /// Anyone reads a public issue; a private one only those who may triage it.

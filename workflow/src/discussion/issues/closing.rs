@@ -9,17 +9,17 @@
 
 use catalog_log_core::Commit;
 
-use crate::clock::Timestamp;
 use crate::discussion::issues::mentions;
 use crate::discussion::issues::record::{IssueState, StateReason};
 use crate::discussion::issues::timeline::{Happened, TimelineEvent};
 use crate::discussion::threads::ThreadKind;
 use crate::error::Result;
-use crate::handle::Handle;
 use crate::kv::META;
 use crate::records::IssueRecord;
 use crate::service::Workflow;
 use crate::suggestions::{Suggestion, SuggestionId, ThreadNumber};
+use catalog_identity::Handle;
+use catalog_records::Timestamp;
 
 /// `wf_meta` keys under this prefix (then the suggestion id) mark merges whose issues are closed.
 const DONE_PREFIX: &[u8] = b"fixes-closed/";

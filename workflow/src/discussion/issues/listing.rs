@@ -8,15 +8,15 @@
 
 use catalog_schemas::Id;
 
-use crate::accounts::AccountId;
 use crate::discussion::issues::record::{Issue, IssueId, IssueState, ReportKind, ShownIssue};
 use crate::error::Result;
-use crate::handle::Handle;
 use crate::listing::StateCounts;
 use crate::lists::{self, EXAMINE_LIMIT, ISSUE_COUNTS, ISSUE_LISTS, Step, Stop};
-use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::suggestions::ThreadNumber;
+use catalog_identity::AccountId;
+use catalog_identity::Handle;
+use catalog_identity::Principal;
 
 /// Which issues by state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

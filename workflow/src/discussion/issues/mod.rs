@@ -45,10 +45,10 @@ pub use view::{ClosingSuggestion, IssueRights, IssueThread};
 
 use crate::discussion::threads::ThreadKind;
 use crate::error::{Error, Result};
-use crate::principal::Principal;
 use crate::records::IssueRecord;
 use crate::service::Workflow;
 use crate::suggestions::ThreadNumber;
+use catalog_identity::Principal;
 
 /// An issue title: 1-200 characters.
 pub const MAX_TITLE_CHARS: usize = 200;

@@ -11,10 +11,10 @@ use crate::discussion::issues::{MAX_BODY_CHARS, MAX_TITLE_CHARS, optional_text};
 use crate::discussion::threads::{self, ThreadRef};
 use crate::error::{Error, Result};
 use crate::permissions::sets_of;
-use crate::principal::Principal;
 use crate::records::IssueRecord;
 use crate::service::Workflow;
 use crate::suggestions::{THREAD_COUNTER, ThreadNumber};
+use catalog_identity::Principal;
 
 pub(crate) const ISSUE_COUNTER: &str = "issue";
 

@@ -7,11 +7,11 @@ use std::str::FromStr;
 use catalog_schemas::{Id, ItemType, Name};
 use serde::{Deserialize, Serialize};
 
-use crate::accounts::AccountId;
-use crate::clock::Timestamp;
 use crate::error::Error;
-use crate::handle::Handle;
 use crate::suggestions::ThreadNumber;
+use catalog_identity::AccountId;
+use catalog_identity::Handle;
+use catalog_records::Timestamp;
 
 /// An issue's permanent id (issues count on their own; `number` is shared with suggestions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -16,10 +16,10 @@ use crate::discussion::issues::record::{IssueState, ShownIssue, StateReason};
 use crate::discussion::issues::timeline::{Happened, TimelineEvent};
 use crate::discussion::issues::{MAX_NOTE_CHARS, optional_text};
 use crate::error::{Error, Result};
-use crate::principal::Principal;
 use crate::records::IssueRecord;
 use crate::service::Workflow;
 use crate::suggestions::ThreadNumber;
+use catalog_identity::Principal;
 
 /// The state a person asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

@@ -8,14 +8,14 @@
 use catalog_log_core::Seq;
 use serde::{Deserialize, Serialize};
 
-use crate::clock::Timestamp;
 use crate::discussion::issues::record::{IssueId, StateReason};
 use crate::error::Result;
-use crate::handle::Handle;
 use crate::kv::{self, ISSUE_EVENTS};
 use crate::records::IssueEventRecord;
 use crate::service::Workflow;
 use crate::suggestions::{Status, SuggestionId, ThreadNumber};
+use catalog_identity::Handle;
+use catalog_records::Timestamp;
 
 /// One line of the timeline.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -98,10 +98,10 @@ impl Workflow {
             cf: ISSUE_EVENTS,
             reason: format!("issue {issue} has more events than an index holds"),
         })?;
-        batch.put(
+        Ok(batch.put(
             &event_key(issue, index),
             &IssueEventRecord::try_from(event)?,
-        )
+        )?)
     }
 }
 

@@ -12,9 +12,9 @@ use crate::discussion::issues::record::{IssueState, ShownIssue};
 use crate::discussion::issues::timeline::{Happened, TimelineEvent};
 use crate::error::Result;
 use crate::lists::{self, MAX_REFERENCING_SUGGESTIONS, REFERENCES, Step};
-use crate::principal::Principal;
 use crate::service::Workflow;
 use crate::suggestions::{Status, Suggestion, SuggestionId, ThreadNumber};
+use catalog_identity::Principal;
 
 /// A suggestion that closes the issue: merged (it did) or still open (it will, once merged).
 #[derive(Debug, Clone, PartialEq, Serialize)]

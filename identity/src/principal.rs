@@ -5,7 +5,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::accounts::{Account, AccountId};
-use crate::error::{Error, Result};
+use crate::error::{BadInput, NotAllowed, Result};
 use crate::handle::Handle;
 
 /// One scope a token may carry.
@@ -36,9 +36,7 @@ impl Scopes {
 
     pub fn from_list(list: &[Scope]) -> Result<Scopes> {
         if list.is_empty() {
-            return Err(Error::BadRequest(
-                "scopes: name at least one of read, write".into(),
-            ));
+            return Err(BadInput::NoScopes.into());
         }
         Ok(Scopes {
             read: list.contains(&Scope::Read),
@@ -55,10 +53,7 @@ impl Scopes {
             .map(|s| match s.to_ascii_lowercase().as_str() {
                 "read" => Ok(Scope::Read),
                 "write" => Ok(Scope::Write),
-                _ => Err(Error::BadRequest(format!(
-                    "scope {s}: use read or write",
-                    s = catalog_schemas::quote(s)
-                ))),
+                _ => Err(BadInput::UnknownScope(catalog_schemas::quote(s).to_string()).into()),
             })
             .collect::<Result<Vec<_>>>()?;
         Scopes::from_list(&list)
@@ -142,7 +137,7 @@ pub struct Principal {
 
 impl Principal {
     /// The account acting, with what the credential it came with allows.
-    pub(crate) fn of(account: Account, scopes: Scopes, via: Via) -> Principal {
+    pub fn of(account: Account, scopes: Scopes, via: Via) -> Principal {
         Principal {
             account: account.id,
             handle: account.handle,
@@ -171,12 +166,27 @@ impl Principal {
         if self.can_write() {
             Ok(())
         } else {
-            Err(Error::Forbidden(format!(
-                "@{}: this token has only the read scope",
-                self.handle
-            )))
+            Err(NotAllowed::ReadOnly(self.handle.clone()).into())
         }
     }
+}
+
+/// Scopes are sent as a list of names, so the derived schema of a record holding them says so.
+#[cfg(feature = "utoipa")]
+mod schema {
+    use utoipa::openapi::RefOr;
+    use utoipa::openapi::schema::{ArrayBuilder, Schema};
+    use utoipa::{PartialSchema, ToSchema};
+
+    use super::{Scope, Scopes};
+
+    impl PartialSchema for Scopes {
+        fn schema() -> RefOr<Schema> {
+            ArrayBuilder::new().items(Scope::schema()).into()
+        }
+    }
+
+    impl ToSchema for Scopes {}
 }
 
 #[cfg(test)]

@@ -6,21 +6,22 @@
 
 use serde::{Deserialize, Serialize};
 
+use catalog_records::{Batch, StoredRecord, Timestamp};
+
 use crate::accounts::AccountId;
-use crate::clock::Timestamp;
-use crate::error::{Error, Result};
+use crate::error::{Refused, Result};
+use crate::families::{ACCOUNT_SESSIONS, SESSION_EXPIRY, SESSIONS};
 use crate::handle::Handle;
-use crate::kv::{ACCOUNT_SESSIONS, Batch, SESSION_EXPIRY, SESSIONS};
 use crate::principal::{Principal, Scopes, Via};
 use crate::secrets;
-use crate::service::Workflow;
+use crate::service::Identity;
 
 const SESSION_DAYS: i64 = 30;
 
 /// Live sessions one account may hold; signing in once more ends its oldest session.
 pub const SESSIONS_PER_ACCOUNT: usize = 20;
 
-/// Expired sessions removed by one step of [`Workflow::sweep_sessions`], so a sweep never holds
+/// Expired sessions removed by one step of [`Identity::sweep_sessions`], so a sweep never holds
 /// the store for long however many sessions ran out at once.
 pub const SESSION_SWEEP_BATCH: usize = 1000;
 
@@ -31,8 +32,8 @@ pub(crate) struct SessionRecord {
     pub(crate) expires_at: Timestamp,
 }
 
-impl crate::records::StoredRecord for SessionRecord {
-    const CF: &'static str = crate::kv::SESSIONS;
+impl StoredRecord for SessionRecord {
+    const CF: &'static str = SESSIONS;
 }
 
 type Hash = [u8; 32];
@@ -57,22 +58,22 @@ fn end_into(batch: &mut Batch<'_>, hash: &Hash, session: &SessionRecord) -> Resu
         ACCOUNT_SESSIONS,
         &account_key(session.account, session.created_at, hash),
     )?;
-    batch.delete(SESSION_EXPIRY, &expiry_key(session.expires_at, hash))
+    Ok(batch.delete(SESSION_EXPIRY, &expiry_key(session.expires_at, hash))?)
 }
 
-impl Workflow {
+impl Identity {
     /// Signs in with handle and password and returns the session secret for the cookie.
     /// A wrong password and an unknown handle get the same answer, after the same work.
     /// An account already holding [`SESSIONS_PER_ACCOUNT`] sessions loses its oldest.
     pub fn login(&self, handle: &str, password: &str) -> Result<String> {
-        let refused = || Error::Unauthorized("wrong handle or password".into());
+        let refused = || Refused::WrongPassword;
         let record = match Handle::parse(handle) {
             Ok(h) => self.account_record_by_handle(&h)?,
             Err(_) => None,
         };
         let stored = record.as_ref().and_then(|r| r.password.as_deref());
         if !secrets::verify_password(password, stored)? {
-            return Err(refused());
+            return Err(refused().into());
         }
         let account = record.ok_or_else(refused)?.account();
         let secret = secrets::random_secret()?;
@@ -116,15 +117,15 @@ impl Workflow {
 
     /// Who a session cookie belongs to; a session carries both scopes.
     pub fn authenticate_session(&self, secret: &str) -> Result<Principal> {
-        let expired = || Error::Unauthorized("session expired or signed out: sign in again".into());
+        let expired = || Refused::SessionEnded;
         if !secrets::is_secret_shape(secret) {
-            return Err(Error::Unauthorized("malformed session cookie".into()));
+            return Err(Refused::MalformedCookie.into());
         }
         let key = secrets::sha256(secret);
         let session: SessionRecord = self.kv().get(&key)?.ok_or_else(expired)?;
         if self.now() >= session.expires_at {
             self.end_session(&key, &session)?;
-            return Err(expired());
+            return Err(expired().into());
         }
         let account = self.account(session.account)?.ok_or_else(expired)?;
         Ok(Principal::of(account, Scopes::READ_WRITE, Via::Session))
@@ -145,7 +146,7 @@ impl Workflow {
     fn end_session(&self, hash: &Hash, session: &SessionRecord) -> Result<()> {
         let mut batch = self.kv().batch();
         end_into(&mut batch, hash, session)?;
-        self.kv().write(batch)
+        Ok(self.kv().write(batch)?)
     }
 
     /// Removes up to [`SESSION_SWEEP_BATCH`] expired sessions, seeking through the expiry index;

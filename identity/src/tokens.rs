@@ -5,21 +5,21 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use subtle::ConstantTimeEq;
 
+use catalog_records::{StoredRecord, Timestamp, decode_u64};
+
 use crate::accounts::AccountId;
-use crate::clock::Timestamp;
-use crate::error::{Error, Result};
+use crate::error::{BadInput, Error, NotAllowed, Refused, Result};
+use crate::families::{ACCOUNT_TOKENS, TOKEN_HASH, TOKEN_USED, TOKENS};
 use crate::handle::Handle;
-use crate::kv::{ACCOUNT_TOKENS, TOKEN_HASH, TOKEN_USED, TOKENS, decode_u64};
 use crate::principal::{Principal, Scopes, Via};
-use crate::records::StoredRecord;
 use crate::secrets;
-use crate::service::Workflow;
+use crate::service::Identity;
 
 const COUNTER: &str = "token";
 pub const TOKEN_PREFIX: &str = "catp_";
 const DEFAULT_DAYS: u32 = 365;
-const MAX_DAYS: u32 = 3650;
-const MAX_NAME_CHARS: usize = 80;
+pub const MAX_DAYS: u32 = 3650;
+pub const MAX_NAME_CHARS: usize = 80;
 /// Recording every use would cost a write per request; a minute's precision is plenty.
 const LAST_USED_GRANULARITY_MS: i64 = 60_000;
 const BOT_PREFIX: &str = "bot:";
@@ -77,7 +77,7 @@ pub(crate) struct TokenRecord {
     id: TokenId,
     name: String,
     prefix: String,
-    #[serde(with = "crate::records::values::scopes")]
+    #[serde(with = "stored_scopes")]
     scopes: Scopes,
     created_at: Timestamp,
     /// Always `None` since version 1 was first written: uses are kept in `wf_token_used`.
@@ -141,7 +141,7 @@ pub struct NewToken {
     pub expires_in_days: Option<u32>,
 }
 
-impl Workflow {
+impl Identity {
     /// Makes a token for the account with this handle (the operator's command line). The token's
     /// value is returned this once and is not kept.
     pub fn create_token(
@@ -176,16 +176,11 @@ impl Workflow {
         let name = new.name.trim();
         let chars = name.chars().count();
         if chars == 0 || chars > MAX_NAME_CHARS {
-            return Err(Error::BadRequest(format!(
-                "token name {}: give 1-{MAX_NAME_CHARS} characters",
-                catalog_schemas::quote(&new.name)
-            )));
+            return Err(BadInput::TokenName(catalog_schemas::quote(&new.name).to_string()).into());
         }
         let days = new.expires_in_days.unwrap_or(DEFAULT_DAYS);
         if !(1..=MAX_DAYS).contains(&days) {
-            return Err(Error::BadRequest(format!(
-                "expiresInDays {days}: give 1-{MAX_DAYS}"
-            )));
+            return Err(BadInput::TokenDays(days).into());
         }
         let token = format!("{TOKEN_PREFIX}{}", secrets::random_secret()?);
         let hash = secrets::sha256(&token);
@@ -198,10 +193,7 @@ impl Workflow {
             .filter(|t| t.revoked_at.is_none() && now < t.expires_at)
             .count();
         if live >= TOKENS_PER_ACCOUNT {
-            return Err(Error::State(format!(
-                "this account already holds {live} live tokens, the most one may hold is \
-                 {TOKENS_PER_ACCOUNT}: revoke one first"
-            )));
+            return Err(Error::TooManyTokens(live));
         }
         let mut batch = self.kv().batch();
         let id = TokenId(self.bump_counter(&mut batch, COUNTER)?);
@@ -231,41 +223,43 @@ impl Workflow {
         let secret = token
             .strip_prefix(TOKEN_PREFIX)
             .filter(|s| secrets::is_secret_shape(s))
-            .ok_or_else(|| {
-                Error::Unauthorized("malformed token: expected catp_ and 43 characters".into())
-            })?;
+            .ok_or(Refused::MalformedToken)?;
         let hash = secrets::sha256(token);
-        let unknown = || Error::Unauthorized(format!("unknown token catp_{}…", &secret[..8]));
+        let unknown = || Refused::UnknownToken {
+            prefix: secret[..8].to_owned(),
+        };
         let id = match self.kv().get_raw(TOKEN_HASH, &hash)? {
             Some(bytes) => TokenId(decode_u64(TOKEN_HASH, &bytes)?),
-            None => return Err(unknown()),
+            None => return Err(unknown().into()),
         };
         let record: TokenRecord = self.kv().get(&id.key())?.ok_or_else(unknown)?;
-        let stored = hex::decode(&record.sha256).map_err(|e| Error::Corrupt {
+        let stored = hex::decode(&record.sha256).map_err(|e| catalog_records::Error::Corrupt {
             cf: TOKENS,
             reason: format!("token {id} hash: {e}"),
         })?;
         if !bool::from(stored.as_slice().ct_eq(&hash)) {
-            return Err(unknown());
+            return Err(unknown().into());
         }
         let info = record.info();
         if let Some(at) = info.revoked_at {
-            return Err(Error::Unauthorized(format!(
-                "token catp_{}… was revoked at {at}",
-                info.prefix
-            )));
+            return Err(Refused::Revoked {
+                prefix: info.prefix,
+                at,
+            }
+            .into());
         }
         let now = self.now();
         if now >= info.expires_at {
-            return Err(Error::Unauthorized(format!(
-                "token catp_{}… expired at {}",
-                info.prefix, info.expires_at
-            )));
+            return Err(Refused::Expired {
+                prefix: info.prefix,
+                at: info.expires_at,
+            }
+            .into());
         }
         let account = self
             .account_record(record.account)?
-            .ok_or_else(|| {
-                Error::Unauthorized(format!("token catp_{}… has no account", info.prefix))
+            .ok_or_else(|| Refused::NoAccount {
+                prefix: info.prefix.clone(),
             })?
             .account();
         self.touch_token(id, now)?;
@@ -294,7 +288,7 @@ impl Workflow {
         self.tokens_of(principal.account)
     }
 
-    pub(crate) fn tokens_of(&self, account: AccountId) -> Result<Vec<TokenInfo>> {
+    pub fn tokens_of(&self, account: AccountId) -> Result<Vec<TokenInfo>> {
         let prefix = account.key();
         let mut out = Vec::new();
         for (key, _) in self.kv().scan_raw_prefix(ACCOUNT_TOKENS, &prefix)? {
@@ -319,7 +313,7 @@ impl Workflow {
     /// else's token is reported as not found, so ids cannot be probed.
     pub fn revoke_token(&self, principal: &Principal, id: TokenId) -> Result<TokenInfo> {
         require_session(principal)?;
-        let not_found = || Error::NotFound(format!("no token {id} among yours"));
+        let not_found = || Error::NoToken(id);
         let _guard = self.registry_lock();
         let mut record: TokenRecord = self.kv().get(&id.key())?.ok_or_else(not_found)?;
         if record.account != principal.account {
@@ -338,9 +332,7 @@ fn require_session(principal: &Principal) -> Result<()> {
     if principal.is_session() {
         Ok(())
     } else {
-        Err(Error::Forbidden(
-            "tokens are managed only from the site while signed in, not with a token".into(),
-        ))
+        Err(NotAllowed::TokensNeedSession.into())
     }
 }
 
@@ -349,4 +341,37 @@ fn account_token_key(account: AccountId, id: TokenId) -> [u8; 16] {
     key[..8].copy_from_slice(&account.key());
     key[8..].copy_from_slice(&id.key());
     key
+}
+
+/// The scopes of a token as version 1 of the record wrote them (`["read","write"]`), apart from
+/// how [`Scopes`] serialises in answers.
+mod stored_scopes {
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::principal::{Scope, Scopes};
+
+    pub(super) fn serialize<S: Serializer>(scopes: &Scopes, s: S) -> Result<S::Ok, S::Error> {
+        let names: Vec<&str> = scopes
+            .list()
+            .into_iter()
+            .map(|scope| match scope {
+                Scope::Read => "read",
+                Scope::Write => "write",
+            })
+            .collect();
+        names.serialize(s)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Scopes, D::Error> {
+        let list = Vec::<String>::deserialize(d)?
+            .iter()
+            .map(|name| match name.as_str() {
+                "read" => Ok(Scope::Read),
+                "write" => Ok(Scope::Write),
+                other => Err(D::Error::custom(format!("stored scope {other:?}"))),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Scopes::from_list(&list).map_err(D::Error::custom)
+    }
 }

@@ -4,13 +4,13 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::clock::Timestamp;
-use crate::error::{Error, Result};
+use catalog_records::{StoredRecord, Timestamp, decode_u64};
+
+use crate::error::{BadInput, Error, Result};
+use crate::families::{ACCOUNTS, HANDLES};
 use crate::handle::Handle;
-use crate::kv::{ACCOUNTS, HANDLES, decode_u64};
-use crate::records::StoredRecord;
 use crate::secrets;
-use crate::service::Workflow;
+use crate::service::Identity;
 
 const COUNTER: &str = "account";
 
@@ -21,7 +21,7 @@ const COUNTER: &str = "account";
 pub struct AccountId(pub u64);
 
 impl AccountId {
-    pub(crate) fn key(self) -> [u8; 8] {
+    pub fn key(self) -> [u8; 8] {
         self.0.to_be_bytes()
     }
 }
@@ -98,21 +98,18 @@ impl AccountRecord {
     }
 }
 
-impl Workflow {
+impl Identity {
     /// Makes an account. A handle already taken is a bad request.
     pub fn add_account(&self, new: NewAccount) -> Result<Account> {
         let name = new.name.trim();
         if name.is_empty() || name.chars().count() > 100 {
-            return Err(Error::BadRequest(format!(
-                "account name {}: give 1-100 characters",
-                catalog_schemas::quote(&new.name)
-            )));
+            return Err(
+                BadInput::AccountName(catalog_schemas::quote(&new.name).to_string()).into(),
+            );
         }
         let password = match &new.password {
             Some(p) if p.chars().count() < 8 => {
-                return Err(Error::BadRequest(
-                    "password: use at least 8 characters".into(),
-                ));
+                return Err(BadInput::ShortPassword.into());
             }
             Some(p) => Some(secrets::hash_password(p)?),
             None => None,
@@ -123,10 +120,7 @@ impl Workflow {
             .get_raw(HANDLES, new.handle.as_str().as_bytes())?
             .is_some()
         {
-            return Err(Error::BadRequest(format!(
-                "handle {} is already taken",
-                new.handle
-            )));
+            return Err(BadInput::HandleTaken(new.handle).into());
         }
         let mut batch = self.kv().batch();
         let id = AccountId(self.bump_counter(&mut batch, COUNTER)?);
@@ -154,13 +148,13 @@ impl Workflow {
     }
 
     /// The account or a not-found error naming the handle.
-    pub(crate) fn require_account(&self, handle: &Handle) -> Result<Account> {
+    pub fn require_account(&self, handle: &Handle) -> Result<Account> {
         self.account_by_handle(handle)?
-            .ok_or_else(|| Error::NotFound(format!("no account has the handle {handle}")))
+            .ok_or_else(|| Error::NoAccount(handle.clone()))
     }
 
     pub(crate) fn account_record(&self, id: AccountId) -> Result<Option<AccountRecord>> {
-        self.kv().get(&id.key())
+        Ok(self.kv().get(&id.key())?)
     }
 
     pub(crate) fn account_record_by_handle(

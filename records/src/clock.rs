@@ -70,7 +70,7 @@ impl<'de> Deserialize<'de> for Timestamp {
     }
 }
 
-/// Where workflow reads the time.
+/// Where the people-state crates read the time.
 pub trait Clock: Send + Sync + 'static {
     fn now(&self) -> Timestamp;
 }
@@ -108,6 +108,29 @@ impl Clock for ManualClock {
     fn now(&self) -> Timestamp {
         Timestamp(self.0.load(Ordering::SeqCst))
     }
+}
+
+/// Sent as its RFC 3339 text, so the derived schema of a record holding one says so.
+#[cfg(feature = "utoipa")]
+mod schema {
+    use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaFormat, Type};
+    use utoipa::openapi::{KnownFormat, RefOr};
+    use utoipa::{PartialSchema, ToSchema};
+
+    use super::Timestamp;
+
+    impl PartialSchema for Timestamp {
+        fn schema() -> RefOr<Schema> {
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .format(Some(SchemaFormat::KnownFormat(KnownFormat::DateTime)))
+                .description(Some("RFC 3339 UTC with milliseconds"))
+                .examples(["2026-11-21T14:07:38.123Z"])
+                .into()
+        }
+    }
+
+    impl ToSchema for Timestamp {}
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize};
 
-use crate::error::Error;
+use crate::error::{BadInput, Error};
 
 /// A lowercase handle: a letter or digit, then 1-38 letters, digits, `_` or `-` (2-39 in all).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -27,10 +27,7 @@ impl Handle {
         if valid {
             Ok(Handle(lowered))
         } else {
-            Err(Error::BadRequest(format!(
-                "handle {text}: use 2-39 lowercase letters, digits, '_' or '-', starting with a letter or digit",
-                text = catalog_schemas::quote(text)
-            )))
+            Err(BadInput::Handle(catalog_schemas::quote(text).to_string()).into())
         }
     }
 
@@ -78,7 +75,7 @@ mod tests {
     fn refuses_bad_shapes() {
         for bad in ["", "a", "-ab", "_ab", "a b", "אב", &"a".repeat(40), "a.b"] {
             let err = Handle::parse(bad).unwrap_err();
-            assert!(matches!(err, Error::BadRequest(_)), "{bad}");
+            assert!(matches!(err, Error::BadInput(BadInput::Handle(_))), "{bad}");
         }
     }
 
