@@ -54,46 +54,69 @@ pub(crate) fn search(e: &catalog_search::Error, message: String) -> Mapped {
 }
 
 pub(crate) fn workflow(e: &catalog_workflow::Error, message: String) -> Mapped {
+    use catalog_workflow::{Error as E, UserClass as C};
+    let class = match e {
+        E::Log(inner) => return log_core(inner, message),
+        E::Projector(inner) => return projector(inner, message),
+        E::Storage(inner) => return storage(inner),
+        E::Store(inner) => return records(inner),
+        E::Identity(inner) => return identity(inner, message),
+        _ => e.class(),
+    };
+    let Some(class) = class else {
+        return Mapped::internal();
+    };
+    let (status, code) = match class {
+        C::BadRequest => (StatusCode::BAD_REQUEST, "bad-request"),
+        C::Unauthorized => (StatusCode::UNAUTHORIZED, "unauthorized"),
+        C::Forbidden => (StatusCode::FORBIDDEN, "forbidden"),
+        C::NotFound => (StatusCode::NOT_FOUND, "not-found"),
+        C::State => (StatusCode::CONFLICT, "state"),
+        C::Conflict => (StatusCode::CONFLICT, "conflict"),
+        // `Retry-After` is set where the answer is made (`ApiError::into_response`).
+        C::RateLimited => (StatusCode::TOO_MANY_REQUESTS, "rate-limited"),
+        C::Invalid => (StatusCode::UNPROCESSABLE_ENTITY, "invalid"),
+    };
+    let mut mapped = Mapped::user(status, code, message);
+    match e {
+        E::Conflict(list) => {
+            mapped.conflicts = Some(serde_json::to_value(list).unwrap_or_default());
+        }
+        _ => mapped.detail = workflow_detail(e),
+    }
+    mapped
+}
+
+/// What a workflow refusal carries beyond its message, for programs.
+fn workflow_detail(e: &catalog_workflow::Error) -> Option<serde_json::Value> {
     use catalog_workflow::Error as E;
     match e {
-        E::BadRequest(_) => Mapped::user(StatusCode::BAD_REQUEST, "bad-request", message),
         E::BadOperation {
             index, op, field, ..
-        } => Mapped {
-            detail: Some(json!({
-                "operation": index,
-                "op": op,
-                "field": field,
-                "pointer": format!("/operations/{index}/{field}"),
-            })),
-            ..Mapped::user(StatusCode::BAD_REQUEST, "bad-request", message)
-        },
-        E::Unauthorized(_) => Mapped::user(StatusCode::UNAUTHORIZED, "unauthorized", message),
-        E::Forbidden(_) => Mapped::user(StatusCode::FORBIDDEN, "forbidden", message),
-        E::NotFound(_) => Mapped::user(StatusCode::NOT_FOUND, "not-found", message),
-        E::State(_) => Mapped::user(StatusCode::CONFLICT, "state", message),
-        // `Retry-After` is set where the answer is made (`ApiError::into_response`).
-        E::Quota { .. } => Mapped::user(StatusCode::TOO_MANY_REQUESTS, "rate-limited", message),
-        E::Conflict(list) => Mapped {
-            conflicts: Some(serde_json::to_value(list).unwrap_or_default()),
-            ..Mapped::user(StatusCode::CONFLICT, "conflict", message)
-        },
+        } => Some(json!({
+            "operation": index,
+            "op": op,
+            "field": field,
+            "pointer": format!("/operations/{index}/{field}"),
+        })),
+        // The same detail as an item route's answer for an item merged away.
+        E::Missing(missing) => missing
+            .merged_into()
+            .map(|into| json!({ "mergedInto": into.to_string() })),
+        E::Limit(limit) => Some(json!({
+            "field": limit.field,
+            "min": limit.min,
+            "max": limit.max,
+            "got": limit.got,
+        })),
         // The checks that refused it: each names its item and field.
-        E::Invalid { checks, .. } => Mapped {
-            detail: Some(json!({
-                "checks": checks
-                    .iter()
-                    .filter(|c| c.status == catalog_workflow::CheckStatus::Fail)
-                    .collect::<Vec<_>>()
-            })),
-            ..Mapped::user(StatusCode::UNPROCESSABLE_ENTITY, "invalid", message)
-        },
-        E::Identity(inner) => identity(inner, message),
-        E::Log(inner) => log_core(inner, message),
-        E::Projector(inner) => projector(inner, message),
-        E::Storage(inner) => storage(inner),
-        E::Store(inner) => records(inner),
-        E::Corrupt { .. } => Mapped::internal(),
+        E::Invalid { checks, .. } => Some(json!({
+            "checks": checks
+                .iter()
+                .filter(|c| c.status == catalog_workflow::CheckStatus::Fail)
+                .collect::<Vec<_>>()
+        })),
+        _ => None,
     }
 }
 
@@ -135,23 +158,69 @@ mod tests {
     #[test]
     fn workflow_rows() {
         use catalog_workflow::Error as W;
+        let busy = catalog_workflow::Refusal::Busy {
+            id: 4,
+            waited_ms: 10,
+        };
+        assert_eq!(row(W::from(busy).into()), (409, "state", true));
         assert_eq!(
-            row(W::BadRequest("x".into()).into()),
+            row(W::from(catalog_workflow::Refusal::NothingToEdit).into()),
             (400, "bad-request", true)
         );
+        let id = Id::parse("cat-00000001").expect("id");
+        let into = Id::parse("cat-00000002").expect("id");
         assert_eq!(
-            row(W::Unauthorized("x".into()).into()),
-            (401, "unauthorized", true)
-        );
-        assert_eq!(
-            row(W::Forbidden("x".into()).into()),
-            (403, "forbidden", true)
-        );
-        assert_eq!(
-            row(W::NotFound("x".into()).into()),
+            row(W::Missing(catalog_workflow::Missing::Item(id)).into()),
             (404, "not-found", true)
         );
-        assert_eq!(row(W::State("x".into()).into()), (409, "state", true));
+        let merged = ApiError::from(W::Missing(catalog_workflow::Missing::ItemMerged {
+            id,
+            into,
+        }))
+        .mapped();
+        assert_eq!(merged.status.as_u16(), 404);
+        assert_eq!(merged.detail, Some(json!({ "mergedInto": "cat-00000002" })));
+        assert_eq!(
+            merged.message.as_deref(),
+            Some("item cat-00000001 was merged into cat-00000002")
+        );
+        let limit = catalog_workflow::Limit {
+            field: "title".into(),
+            min: 1,
+            max: 200,
+            got: 0,
+            wording: catalog_workflow::Wording::Give(catalog_workflow::Unit::Characters),
+        };
+        let limited = ApiError::from(W::Limit(limit)).mapped();
+        assert_eq!(
+            (limited.status.as_u16(), limited.body_error),
+            (400, "bad-request")
+        );
+        assert_eq!(
+            limited.detail,
+            Some(json!({ "field": "title", "min": 1, "max": 200, "got": 0 }))
+        );
+        assert_eq!(
+            limited.message.as_deref(),
+            Some("title: give 1-200 characters, not 0")
+        );
+        assert_eq!(
+            row(W::WrongStatus {
+                id: catalog_workflow::SuggestionId(3),
+                status: catalog_workflow::Status::Merged,
+                act: catalog_workflow::Act::Withdraw,
+            }
+            .into()),
+            (409, "state", true)
+        );
+        assert_eq!(
+            row(W::Refused(catalog_workflow::Refusal::NothingToMerge).into()),
+            (409, "state", true)
+        );
+        assert_eq!(
+            row(W::Refused(catalog_workflow::Refusal::NotOneTarget).into()),
+            (400, "bad-request", true)
+        );
         let bad_op = ApiError::from(W::BadOperation {
             index: 2,
             op: "move",

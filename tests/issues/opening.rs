@@ -29,6 +29,16 @@ async fn opening_holds_every_limit_at_its_edges() {
             .await
             .expect_error(400, "bad-request");
     }
+    // A limit says its figures to programs as well as in words.
+    let long = me
+        .post("/v1/issues", &json!({ "title": "ת".repeat(201) }))
+        .await;
+    let message = long.expect_error(400, "bad-request");
+    assert_eq!(message, "title: give 1-200 characters, not 201");
+    assert_eq!(
+        long.json()["detail"],
+        json!({ "field": "title", "min": 1, "max": 200, "got": 201 })
+    );
     me.post(
         "/v1/issues",
         &json!({ "title": "t", "entityId": "cat-zzzzzzzz" }),

@@ -14,7 +14,7 @@ use catalog_projector::Lookup;
 use catalog_schemas::{Id, ItemType};
 use serde_json::Value;
 
-use crate::error::{Conflict, Error, Result};
+use crate::error::{Conflict, Error, Refusal, Result};
 use crate::resolutions::Resolutions;
 use crate::service::Workflow;
 use crate::suggestions::{Items, SuggestedItem};
@@ -23,8 +23,8 @@ use catalog_merge3 as merge3;
 impl Workflow {
     /// The items to commit, each with `base` set to the head revision it must still find
     /// (`None`: the item must not exist yet). Clashes no resolution settles are
-    /// `Error::Conflict`; a resolution naming no clash is `Error::BadRequest`; a suggestion whose
-    /// every change main already holds is `Error::State`.
+    /// `Error::Conflict`; a resolution naming no clash is `Refusal::UnknownClashes`; a suggestion
+    /// whose every change main already holds is `Refusal::NothingToMerge`.
     pub(crate) fn merge_with_main(
         &self,
         items: &Items,
@@ -80,25 +80,19 @@ impl Workflow {
             );
         }
 
-        let unknown: Vec<String> = resolutions
+        let unknown: Vec<(Id, String)> = resolutions
             .named()
-            .filter(|(id, p)| !settled.contains(&(*id, (*p).to_string())))
-            .map(|(id, p)| format!("{id} at {p:?}"))
+            .map(|(id, p)| (id, p.to_string()))
+            .filter(|named| !settled.contains(named))
             .collect();
         if !unknown.is_empty() {
-            return Err(Error::BadRequest(format!(
-                "resolutions name clashes this merge does not have: {}",
-                unknown.join(", ")
-            )));
+            return Err(Refusal::UnknownClashes(unknown).into());
         }
         if !conflicts.is_empty() {
             return Err(Error::Conflict(conflicts));
         }
         if out.is_empty() {
-            return Err(Error::State(
-                "main already holds every change of this suggestion: nothing is left to merge"
-                    .into(),
-            ));
+            return Err(Refusal::NothingToMerge.into());
         }
         self.carry_units_of_moved_works(&mut out)?;
         Ok(out)

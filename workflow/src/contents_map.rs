@@ -4,13 +4,13 @@
 //! those words with a `label` alone.
 //!
 //! Everything the request names is read before anything is written: a missing item is
-//! `NotFound`, an item of the wrong kind or a bad page range is `BadRequest`.
+//! `Missing` (404), an item of the wrong kind or a bad page range a 400.
 
 use catalog_schemas::{DateKey, Id, ItemType, Name, OrderKey};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use crate::error::{Error, Result};
+use crate::error::{Refusal, Result};
 use crate::main_item::MainItem;
 use crate::service::Workflow;
 use crate::suggestions::{Items, Kind, SuggestedItem, Suggestion, item_key};
@@ -79,13 +79,7 @@ impl Workflow {
                 Target::NewUnit(new_unit, work)
             }
             (None, None, Some(label)) => Target::Words(label),
-            _ => {
-                return Err(Error::BadRequest(
-                    "give exactly one of unit (an existing unit), newUnit (a unit to make) and \
-                     label (words of no unit)"
-                        .into(),
-                ));
-            }
+            _ => return Err(Refusal::NotOneTarget.into()),
         };
         let publication =
             self.main_item_of("publication", request.publication, ItemType::Publication)?;
@@ -178,8 +172,7 @@ impl Workflow {
             .get("levels")
             .and_then(Value::as_array)
             .map_or(1, |l| l.len().max(1));
-        let order = OrderKey::between(last.order.as_ref(), None)
-            .map_err(|e| Error::BadRequest(format!("newUnit: {e}")))?;
+        let order = OrderKey::between(last.order.as_ref(), None).map_err(Refusal::NewUnitOrder)?;
         let mut data = json!({
             "work": work.id.to_string(),
             "position": next_position(&last, levels),
@@ -224,19 +217,17 @@ struct LastUnit {
 }
 
 /// The page range as item data; refuses a range that is empty or starts before page 1.
-fn check_pages(pages: PageRange) -> Result<Value> {
-    for (name, n) in [("from", pages.from), ("to", pages.to)] {
-        if n < 1 {
-            return Err(Error::BadRequest(format!(
-                "pages.{name} {n}: pages count from 1"
-            )));
+fn check_pages(pages: PageRange) -> Result<Value, Refusal> {
+    for (end, page) in [("from", pages.from), ("to", pages.to)] {
+        if page < 1 {
+            return Err(Refusal::PageBeforeOne { end, page });
         }
     }
     if pages.from > pages.to {
-        return Err(Error::BadRequest(format!(
-            "pages: from {} is after to {}",
-            pages.from, pages.to
-        )));
+        return Err(Refusal::PagesBackwards {
+            from: pages.from,
+            to: pages.to,
+        });
     }
     let mut out = json!({ "from": pages.from, "to": pages.to });
     if let Some(scheme) = pages.scheme {

@@ -10,7 +10,7 @@ use catalog_schemas::{Id, ItemType, OrderKey};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Refusal, Result};
 use crate::resolutions::Resolutions;
 use crate::service::Workflow;
 use crate::suggestions::{PutItem, SuggestionId};
@@ -39,10 +39,7 @@ pub struct DemoReport {
 pub fn load(wf: &Workflow) -> Result<DemoReport> {
     let head = wf.inner.log.head();
     if head != Seq(0) {
-        return Err(Error::State(format!(
-            "the demo catalog loads only into an empty catalog; this one is at commit {}",
-            head.0
-        )));
+        return Err(Refusal::DemoNotEmpty(head).into());
     }
     let steward = person(wf, STEWARD, "Demo Steward", true)?;
     let keeper = person(wf, KEEPER, "Demo Keeper", false)?;
@@ -292,7 +289,7 @@ pub fn load(wf: &Workflow) -> Result<DemoReport> {
 }
 
 fn schema_error(e: catalog_schemas::SchemaError) -> Error {
-    Error::BadRequest(format!("demo order key: {e}"))
+    Refusal::DemoOrderKey(e).into()
 }
 
 /// Makes a demo account and the session-like principal the loader acts as.

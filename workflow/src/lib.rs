@@ -54,7 +54,8 @@
 //!   record pin their bytes.
 //! - `openapi` (feature `utoipa`): the OpenAPI schemas of the values serialised by hand; the
 //!   records and views derive theirs.
-//! - `error`: [`Error`] and [`Conflict`].
+//! - `error/`: [`Error`], its typed payloads ([`Missing`], [`NotAllowed`], [`Limit`],
+//!   [`Refusal`], …), [`UserClass`] and [`Conflict`].
 
 mod after_merge;
 mod against_main;
@@ -113,7 +114,10 @@ pub use discussion::issues::{
     MAX_TITLE_CHARS, NewIssue, ReportKind, ShownIssue, StateReason, TimelineEvent, WantedState,
 };
 pub use discussion::threads::{Thread, ThreadKind, ThreadRef, ThreadState};
-pub use error::{Conflict, Error, Result};
+pub use error::{
+    Act, BadWords, Conflict, Decision, Error, Limit, Missing, NotAllowed, Refusal, Result, Unit,
+    UserClass, Vocabulary, Wording,
+};
 pub use limits::{MAX_BOT_SUGGESTION_ITEMS, MAX_DATA_DEPTH, MAX_SUGGESTION_ITEMS};
 pub use listing::{ListFilter, Listed, StateCounts, StateFilter, SuggestionPage};
 pub use lists::{EXAMINE_LIMIT, MAX_REFERENCING_SUGGESTIONS};

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::error::{Error, Result};
+use crate::error::{Limit, Result, Wording};
 use catalog_identity::Principal;
 
 /// Most items one suggestion may hold. Every check, the review view, approval and the one
@@ -25,10 +25,8 @@ pub(crate) fn max_items(principal: &Principal) -> usize {
 pub(crate) fn check_item_count(principal: &Principal, count: usize) -> Result<()> {
     let max = max_items(principal);
     if count > max {
-        return Err(Error::BadRequest(format!(
-            "a suggestion holds at most {max} items ({MAX_BOT_SUGGESTION_ITEMS} with a bot: \
-             token); this one would hold {count}: split it into several"
-        )));
+        let wording = Wording::SuggestionItems;
+        return Err(Limit::new("items", 0..=max, count, wording).into());
     }
     Ok(())
 }
@@ -62,10 +60,9 @@ fn depth(value: &Value, stop: usize) -> usize {
 
 /// Refuses item data nested deeper than [`MAX_DATA_DEPTH`].
 pub(crate) fn check_data_depth(data: &Value) -> Result<()> {
-    if depth(data, MAX_DATA_DEPTH) > MAX_DATA_DEPTH {
-        return Err(Error::BadRequest(format!(
-            "data nests deeper than {MAX_DATA_DEPTH} levels of objects and arrays"
-        )));
+    let got = depth(data, MAX_DATA_DEPTH);
+    if got > MAX_DATA_DEPTH {
+        return Err(Limit::new("data", 0..=MAX_DATA_DEPTH, got, Wording::Nesting).into());
     }
     Ok(())
 }
@@ -75,6 +72,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::error::Error;
 
     fn nested(levels: usize) -> Value {
         let mut value = json!({});
@@ -100,7 +98,7 @@ mod tests {
     fn data_at_the_limit_passes_and_one_past_it_is_refused() {
         assert!(check_data_depth(&nested(MAX_DATA_DEPTH)).is_ok());
         let err = check_data_depth(&nested(MAX_DATA_DEPTH + 1)).unwrap_err();
-        assert!(matches!(err, Error::BadRequest(_)));
+        assert!(matches!(err, Error::Limit(_)));
         assert!(err.to_string().contains("32 levels"), "{err}");
     }
 }

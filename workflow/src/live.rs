@@ -14,7 +14,7 @@ use serde_json::Value;
 use catalog_schemas::ItemType;
 
 use crate::after_merge::AfterMerge;
-use crate::error::{Error, Result};
+use crate::error::{Refusal, Result};
 use crate::permissions::{check_may_post_review, open_sets_only};
 use crate::service::Workflow;
 use crate::suggestions::{PostReview, Status, Suggestion, SuggestionId};
@@ -69,16 +69,12 @@ impl Workflow {
         if suggestion.status != Status::Merged
             || suggestion.post_review != Some(PostReview::Pending)
         {
-            let now = match suggestion.post_review {
-                Some(PostReview::Pending) => "pending",
-                Some(PostReview::Done) => "done",
-                None => "null",
-            };
-            return Err(Error::State(format!(
-                "suggestion {id} is {} with post_review {now}: only a merged line fix waiting \
-                 for its look (post_review pending) can be marked done",
-                suggestion.status
-            )));
+            return Err(Refusal::NotAwaitingLook {
+                id,
+                status: suggestion.status,
+                post_review: suggestion.post_review,
+            }
+            .into());
         }
         suggestion.post_review = Some(PostReview::Done);
         self.save_suggestion(&suggestion)?;

@@ -2,12 +2,12 @@
 //! not there or not the kind the request wants; and walking all of an item's children in main.
 
 use catalog_log_core::Rev;
-use catalog_projector::{Lookup, StoredItem};
+use catalog_projector::StoredItem;
 use catalog_schemas::{Id, ItemType};
 use serde_json::Value;
 
 use crate::after_merge::stored_data;
-use crate::error::{Error, Result};
+use crate::error::{Error, Missing, Result};
 use crate::service::Workflow;
 
 /// Children are read from the read models this many at a time.
@@ -36,33 +36,34 @@ impl MainItem {
 }
 
 impl Workflow {
-    /// The item `id` of main; `NotFound` when it is missing, deleted or merged away.
+    /// The item `id` of main; [`Missing`] when it is missing, deleted or merged away.
     pub(crate) fn main_item(&self, id: Id) -> Result<MainItem> {
-        match self.inner.read_models.item(id)? {
-            Lookup::Found(stored) => Ok(MainItem {
-                id,
-                ty: stored.ty,
-                rev: stored.rev,
-                path: stored.path.clone(),
-                data: stored_data(&stored)?,
-            }),
-            Lookup::Merged { into } => {
-                Err(Error::NotFound(format!("item {id} was merged into {into}")))
-            }
-            Lookup::Deleted => Err(Error::NotFound(format!("item {id} was deleted"))),
-            Lookup::Missing => Err(Error::NotFound(format!("no item {id}"))),
-        }
+        let stored = Missing::from_lookup(id, self.inner.read_models.item(id)?)?;
+        Ok(MainItem {
+            id,
+            ty: stored.ty,
+            rev: stored.rev,
+            path: stored.path.clone(),
+            data: stored_data(&stored)?,
+        })
     }
 
-    /// The item `id` of main, which the request's `field` says is a `ty`; `BadRequest` when it
+    /// The item `id` of main, which the request's `field` says is a `ty`; `WrongKind` when it
     /// is another kind of item.
-    pub(crate) fn main_item_of(&self, field: &str, id: Id, ty: ItemType) -> Result<MainItem> {
+    pub(crate) fn main_item_of(
+        &self,
+        field: &'static str,
+        id: Id,
+        ty: ItemType,
+    ) -> Result<MainItem> {
         let item = self.main_item(id)?;
         if item.ty != ty {
-            return Err(Error::BadRequest(format!(
-                "{field}: {id} is a {}, not a {ty}",
-                item.ty
-            )));
+            return Err(Error::WrongKind {
+                field: Some(field),
+                id,
+                is: item.ty,
+                wanted: ty,
+            });
         }
         Ok(item)
     }

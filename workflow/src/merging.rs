@@ -15,7 +15,7 @@ use crate::after_merge::AfterMerge;
 use crate::checks;
 use crate::discussion::conversation::writer::ActivityBatch;
 use crate::discussion::conversation::{EventKind, NewReview, ReviewDraft, ReviewId, Verdict};
-use crate::error::{Error, Result};
+use crate::error::{Act, Error, Refusal, Result};
 use crate::paths;
 use crate::permissions::check_may_approve;
 use crate::resolutions::Resolutions;
@@ -84,7 +84,7 @@ impl Workflow {
             mut suggestion,
             items,
             review,
-        } = self.decide(principal, id, review, "approved")?;
+        } = self.decide(principal, id, review, Act::Approve)?;
 
         if let Some(landed) = self.landed_commit(id, &items)? {
             // An earlier approval appended the commit but could not record the merge (the
@@ -199,27 +199,28 @@ impl Workflow {
     }
 
     /// What approving and sending back both check first, in this order: a write token, an open
-    /// suggestion (`done` names what only an open one can be), its items, the principal's right
+    /// suggestion (`act` says which decision, for the refusal), its items, the principal's right
     /// to approve it, and the review that records the decision.
     fn decide(
         &self,
         principal: &Principal,
         id: SuggestionId,
         review: NewReview,
-        done: &str,
+        act: Act,
     ) -> Result<Deciding<'_>> {
         principal.require_write()?;
         let lock = self.suggestion_lock(id.0)?;
         let suggestion = self.require_visible(Some(principal), id)?;
         if suggestion.status != Status::Open {
-            return Err(Error::State(format!(
-                "suggestion {id} is {}: only an open suggestion can be {done}",
-                suggestion.status
-            )));
+            return Err(Error::WrongStatus {
+                id,
+                status: suggestion.status,
+                act,
+            });
         }
         let items = self.suggestion_items(id)?;
         if items.is_empty() {
-            return Err(Error::State(format!("suggestion {id} has no items")));
+            return Err(Refusal::NoItems(id).into());
         }
         check_may_approve(principal, &suggestion, &AfterMerge::new(self, &items))?;
         let review = ReviewDraft::check(review, &suggestion, &items)?;
@@ -282,7 +283,7 @@ impl Workflow {
             mut suggestion,
             review,
             ..
-        } = self.decide(principal, id, review, "sent back")?;
+        } = self.decide(principal, id, review, Act::SendBack)?;
         suggestion.status = Status::SentBack;
         // A live line fix that did not merge at once is reviewed like any other from here: the
         // flag that let its author approve it must not survive into its next round.

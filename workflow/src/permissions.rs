@@ -12,7 +12,7 @@ use catalog_schemas::{Id, ItemType};
 use serde_json::Value;
 
 use crate::after_merge::AfterMerge;
-use crate::error::{Error, Result};
+use crate::error::{Decision, NotAllowed, Result};
 use crate::suggestions::{PostReview, Status, SuggestedItem, Suggestion};
 use catalog_identity::Handle;
 use catalog_identity::Principal;
@@ -101,7 +101,7 @@ fn steward_only_item<'o>(overlay: &'o AfterMerge<'_>) -> Result<Option<&'o Sugge
     Ok(None)
 }
 
-/// Refuses with `Forbidden` unless `principal` may approve this suggestion.
+/// Refuses with [`NotAllowed`] unless `principal` may approve this suggestion.
 pub(crate) fn check_may_approve(
     principal: &Principal,
     suggestion: &Suggestion,
@@ -121,18 +121,21 @@ pub(crate) fn check_may_approve(
         return Ok(());
     }
     if principal.handle == suggestion.author {
-        return Err(Error::Forbidden(format!(
-            "@{} cannot approve their own suggestion {}: a keeper or a steward must",
-            principal.handle, suggestion.id
-        )));
+        return Err(NotAllowed::ApproveOwn {
+            who: principal.handle.clone(),
+            suggestion: suggestion.id,
+        }
+        .into());
     }
     if let Some(item) = steward_only_item(overlay)? {
-        return Err(Error::Forbidden(format!(
-            "suggestion {} changes {} ({}): only a steward may approve that",
-            suggestion.id, item.id, item.ty
-        )));
+        return Err(NotAllowed::StewardOnlyItem {
+            suggestion: suggestion.id,
+            item: item.id,
+            ty: item.ty,
+        }
+        .into());
     }
-    require_keeper_of_all(principal, suggestion, overlay, "approve it")
+    require_keeper_of_all(principal, suggestion, overlay, Decision::Approve)
 }
 
 /// True when the suggestion touches at least one set, changes no set or schema, and every set
@@ -159,7 +162,7 @@ pub(crate) fn open_sets_only(overlay: &AfterMerge<'_>) -> Result<bool> {
     Ok(true)
 }
 
-/// Refuses with `Forbidden` unless `principal` may mark a live line fix looked over: a steward,
+/// Refuses with [`NotAllowed`] unless `principal` may mark a live line fix looked over: a steward,
 /// or a keeper of every set it touches who is not its author.
 pub(crate) fn check_may_post_review(
     principal: &Principal,
@@ -171,33 +174,36 @@ pub(crate) fn check_may_post_review(
         return Ok(());
     }
     if principal.handle == suggestion.author {
-        return Err(Error::Forbidden(format!(
-            "@{} cannot look over their own line fix {}: a keeper or a steward must",
-            principal.handle, suggestion.id
-        )));
+        return Err(NotAllowed::LookOverOwn {
+            who: principal.handle.clone(),
+            suggestion: suggestion.id,
+        }
+        .into());
     }
-    require_keeper_of_all(principal, suggestion, overlay, "look it over")
+    require_keeper_of_all(principal, suggestion, overlay, Decision::LookOver)
 }
 
 fn require_keeper_of_all(
     principal: &Principal,
     suggestion: &Suggestion,
     overlay: &AfterMerge<'_>,
-    what: &str,
+    decision: Decision,
 ) -> Result<()> {
     let sets = touched_sets(overlay)?;
     if sets.is_empty() {
-        return Err(Error::Forbidden(format!(
-            "suggestion {} touches items in no set: only a steward may {what}",
-            suggestion.id
-        )));
+        return Err(NotAllowed::NoSet {
+            suggestion: suggestion.id,
+            decision,
+        }
+        .into());
     }
     for set in sets {
         if !is_keeper(overlay, set, &principal.handle)? {
-            return Err(Error::Forbidden(format!(
-                "@{} is not a keeper of set {set}",
-                principal.handle
-            )));
+            return Err(NotAllowed::NotKeeper {
+                who: principal.handle.clone(),
+                set,
+            }
+            .into());
         }
     }
     Ok(())

@@ -10,7 +10,7 @@
 use std::sync::atomic::Ordering;
 
 use crate::discussion::conversation::writer::ActivityBatch;
-use crate::error::{Error, Result};
+use crate::error::{Error, Refusal, Result};
 use crate::kv::Batch;
 use crate::service::Workflow;
 use crate::suggestions::SuggestionId;
@@ -145,11 +145,11 @@ impl Workflow {
         let name = drafts_counter(&principal.handle);
         let open = self.kv().counter(&name)?;
         if open >= MAX_OPEN_DRAFTS {
-            return Err(Error::State(format!(
-                "@{} has {MAX_OPEN_DRAFTS} drafts, the most one account may hold: \
-                 submit or withdraw one first",
-                principal.handle
-            )));
+            return Err(Refusal::TooManyDrafts {
+                who: principal.handle.clone(),
+                max: MAX_OPEN_DRAFTS,
+            }
+            .into());
         }
         Ok(Some(Counted {
             name,
@@ -177,11 +177,12 @@ impl Workflow {
         let name = draft_items_counter(&principal.handle);
         let held = self.kv().counter(&name)?;
         if held + more > limit {
-            return Err(Error::State(format!(
-                "@{}'s drafts hold {held} items, and at most {limit} may be held in drafts at \
-                 once: submit or withdraw a draft first",
-                principal.handle
-            )));
+            return Err(Refusal::DraftItemsFull {
+                who: principal.handle.clone(),
+                held,
+                limit,
+            }
+            .into());
         }
         Ok(Some(Counted {
             name,

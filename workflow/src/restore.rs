@@ -5,7 +5,7 @@
 use catalog_log_core::Rev;
 use catalog_schemas::Id;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Missing, Refusal, Result};
 use crate::service::Workflow;
 use crate::suggestions::{Items, Kind, Status, SuggestedItem, Suggestion};
 use catalog_identity::Principal;
@@ -15,23 +15,21 @@ impl Workflow {
     pub fn restore(&self, principal: &Principal, id: Id, rev: Rev) -> Result<Suggestion> {
         principal.require_write()?;
         let log = &self.inner.log;
-        let version = log
-            .revision(rev)?
-            .ok_or_else(|| Error::NotFound(format!("no revision {rev}")))?;
+        let version = log.revision(rev)?.ok_or(Missing::Revision(rev))?;
         if version.id != id {
-            return Err(Error::BadRequest(format!(
-                "revision {rev} is a version of {}, not of {id}",
-                version.id
-            )));
+            return Err(Refusal::RevisionOfAnother {
+                rev,
+                of: version.id,
+                id,
+            }
+            .into());
         }
         let head = log.item_head(id)?.ok_or_else(|| Error::Corrupt {
             cf: "log_item_revs",
             reason: format!("revision {rev} is of {id}, which has no head"),
         })?;
         if head.data == version.data {
-            return Err(Error::BadRequest(format!(
-                "{id} already holds the data of revision {rev}: nothing to restore"
-            )));
+            return Err(Refusal::NothingToRestore { id, rev }.into());
         }
         // Named by its path where it has one that fits a title, else by its id.
         let title = head

@@ -9,7 +9,7 @@
 
 use catalog_log_core::Seq;
 
-use crate::error::{Conflict, Error, Result};
+use crate::error::{Act, Conflict, Error, Refusal, Result};
 use crate::resolutions::Resolutions;
 use crate::service::Workflow;
 use crate::suggestions::{Items, Kind, Status, SuggestedItem, Suggestion, SuggestionId};
@@ -36,9 +36,11 @@ impl Workflow {
         let seq = match (original.status, original.merged_commit) {
             (Status::Merged, Some(seq)) => seq,
             (status, _) => {
-                return Err(Error::State(format!(
-                    "suggestion {id} is {status}: only a merged suggestion can be reverted"
-                )));
+                return Err(Error::WrongStatus {
+                    id,
+                    status,
+                    act: Act::Revert,
+                });
             }
         };
         let items = self.undoing(id, seq)?;
@@ -107,9 +109,7 @@ impl Workflow {
             );
         }
         if already_undone {
-            return Err(Error::State(format!(
-                "suggestion {id} is already undone: every item it changed is back as it was"
-            )));
+            return Err(Refusal::AlreadyUndone(id).into());
         }
         Ok(items)
     }

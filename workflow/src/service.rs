@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use catalog_log_core::{Log, Store};
 use catalog_projector::{Projector, ReadModels};
 
-use crate::error::{Error, Result};
+use crate::error::{Refusal, Result};
 use crate::kv::{self, Kv};
 use catalog_identity::{Account, Handle, Identity};
 use catalog_records::{Clock, SystemClock, Timestamp};
@@ -178,11 +178,11 @@ impl Workflow {
         while busy.contains(&id) {
             let now = Instant::now();
             if now >= deadline {
-                return Err(Error::State(format!(
-                    "suggestion {id} is being changed by another request (waited {} ms): \
-                     try again in a moment",
-                    wait.as_millis()
-                )));
+                return Err(Refusal::Busy {
+                    id,
+                    waited_ms: wait.as_millis(),
+                }
+                .into());
             }
             busy = self
                 .inner

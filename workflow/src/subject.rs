@@ -7,8 +7,11 @@ use std::fmt;
 use catalog_schemas::Id;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Refusal, Result, Vocabulary};
 use crate::suggestions::{SuggestionId, ThreadNumber};
+
+/// The kinds a client may send, in the order a refusal lists them.
+pub(crate) const KINDS: [&str; 4] = ["changeset", "report", "entity", "project"];
 
 /// The longest project slug a subject may name.
 const MAX_PROJECT_SLUG: usize = 100;
@@ -28,11 +31,11 @@ pub enum Subject {
 impl Subject {
     /// Reads the `{ kind, id }` pair a client sends.
     pub fn parse(kind: &str, id: &str) -> Result<Subject> {
-        let bad = |what: &str| {
-            Error::BadRequest(format!(
-                "subject id {id} is not {what}",
-                id = catalog_schemas::quote(id)
-            ))
+        let bad = |kind: &'static str| {
+            Error::from(Refusal::SubjectId {
+                kind,
+                id: id.to_string(),
+            })
         };
         match kind {
             "changeset" => id
@@ -40,17 +43,17 @@ impl Subject {
                 .ok()
                 .filter(|n| *n > 0)
                 .map(|n| Subject::Changeset(SuggestionId(n)))
-                .ok_or_else(|| bad("a suggestion id")),
+                .ok_or_else(|| bad("changeset")),
             "report" => id
                 .trim_start_matches('#')
                 .parse::<u64>()
                 .ok()
                 .filter(|n| *n > 0)
                 .map(|n| Subject::Report(ThreadNumber(n)))
-                .ok_or_else(|| bad("an issue number")),
+                .ok_or_else(|| bad("report")),
             "entity" => Id::parse(id)
                 .map(Subject::Entity)
-                .map_err(|_| bad("an item id")),
+                .map_err(|_| bad("entity")),
             "project" => {
                 let ok = !id.is_empty()
                     && id.len() <= MAX_PROJECT_SLUG
@@ -60,13 +63,13 @@ impl Subject {
                 if ok {
                     Ok(Subject::Project(id.to_string()))
                 } else {
-                    Err(bad("a project slug"))
+                    Err(bad("project"))
                 }
             }
-            other => Err(Error::BadRequest(format!(
-                "subject kind {other} is not one of changeset, report, entity, project",
-                other = catalog_schemas::quote(other)
-            ))),
+            other => Err(Error::NotOneOf {
+                value: other.to_string(),
+                of: Vocabulary::SubjectKinds,
+            }),
         }
     }
 

@@ -14,7 +14,7 @@ use serde_json::Value;
 use crate::after_merge::AfterMerge;
 use crate::checks::{self, Check};
 use crate::discussion::conversation::EventKind;
-use crate::error::{Error, Result};
+use crate::error::{Act, Error, Limit, Missing, NotAllowed, Refusal, Result, Wording};
 use crate::kv::{COUNTERS, REVERTS, SUGGESTION_ITEMS};
 use crate::paths;
 use crate::records::SuggestionRecord;
@@ -302,7 +302,7 @@ impl Workflow {
         items: &Items,
     ) -> Result<Suggestion> {
         if items.is_empty() {
-            return Err(Error::State("a suggestion needs at least one item".into()));
+            return Err(Refusal::NoItemsGiven.into());
         }
         self.write_suggestion(principal, title, description, kind, Some((items, reverts)))
     }
@@ -409,16 +409,15 @@ impl Workflow {
         let suggestion = self.require_visible(Some(principal), id)?;
         require_author(principal, &suggestion)?;
         if !matches!(suggestion.status, Status::Draft | Status::SentBack) {
-            return Err(Error::State(format!(
-                "suggestion {id} is {}: items can be put only while it is a draft or sent back",
-                suggestion.status
-            )));
+            return Err(Error::WrongStatus {
+                id,
+                status: suggestion.status,
+                act: Act::PutItems,
+            });
         }
         if let Some(data) = &put.data {
             if !data.is_object() {
-                return Err(Error::BadRequest(
-                    "data must be a JSON object, or null to delete the item".into(),
-                ));
+                return Err(Refusal::DataNotObject.into());
             }
             crate::limits::check_data_depth(data)?;
         }
@@ -507,18 +506,11 @@ impl Workflow {
         suggestion: SuggestionId,
         put: PutItem,
     ) -> Result<SuggestedItem> {
-        let ty = put
-            .ty
-            .ok_or_else(|| Error::BadRequest("a new item needs a type".into()))?;
+        let ty = put.ty.ok_or(Refusal::NewItemWithoutType)?;
         if !principal.steward && !self.types()?.is_defined(ty) {
-            return Err(Error::BadRequest(format!(
-                "type: {}",
-                catalog_schemas::types::registry::undefined(ty)
-            )));
+            return Err(Refusal::UndefinedType(ty).into());
         }
-        let data = put.data.ok_or_else(|| {
-            Error::BadRequest("a new item needs data: null deletes only existing items".into())
-        })?;
+        let data = put.data.ok_or(Refusal::NewItemWithoutData)?;
         Ok(SuggestedItem {
             id: self.fresh_id_in(suggestion)?,
             ty,
@@ -560,10 +552,12 @@ impl Workflow {
             if let Some(ty) = put.ty
                 && ty != existing.ty
             {
-                return Err(Error::BadRequest(format!(
-                    "item {id} is a {}, not a {ty}",
-                    existing.ty
-                )));
+                return Err(Error::WrongKind {
+                    field: None,
+                    id,
+                    is: existing.ty,
+                    wanted: ty,
+                });
             }
             // A put replaces the item's change whole, a merge included.
             return Ok(SuggestedItem {
@@ -572,21 +566,16 @@ impl Workflow {
                 ..existing.clone()
             });
         }
-        let stored = match self.inner.read_models.item(id)? {
-            Lookup::Found(stored) => stored,
-            Lookup::Merged { into } => {
-                return Err(Error::NotFound(format!("item {id} was merged into {into}")));
-            }
-            Lookup::Deleted => return Err(Error::NotFound(format!("item {id} was deleted"))),
-            Lookup::Missing => return Err(Error::NotFound(format!("no item {id}"))),
-        };
+        let stored = Missing::from_lookup(id, self.inner.read_models.item(id)?)?;
         if let Some(ty) = put.ty
             && ty != stored.ty
         {
-            return Err(Error::BadRequest(format!(
-                "item {id} is a {}, not a {ty}",
-                stored.ty
-            )));
+            return Err(Error::WrongKind {
+                field: None,
+                id,
+                is: stored.ty,
+                wanted: ty,
+            });
         }
         Ok(SuggestedItem {
             id,
@@ -604,16 +593,15 @@ impl Workflow {
         let mut suggestion = self.require_visible(Some(principal), id)?;
         require_author(principal, &suggestion)?;
         if !matches!(suggestion.status, Status::Draft | Status::SentBack) {
-            return Err(Error::State(format!(
-                "suggestion {id} is {}: only a draft or a suggestion sent back can be submitted",
-                suggestion.status
-            )));
+            return Err(Error::WrongStatus {
+                id,
+                status: suggestion.status,
+                act: Act::Submit,
+            });
         }
         let items = self.suggestion_items(id)?;
         if items.is_empty() {
-            return Err(Error::State(format!(
-                "suggestion {id} has no items to submit"
-            )));
+            return Err(Refusal::NoItemsToSubmit(id).into());
         }
         suggestion.checks = checks::run(self, &items)?;
         let was = suggestion.status;
@@ -628,7 +616,7 @@ impl Workflow {
     /// One item's whole new data as an open suggestion; the note becomes its description.
     pub fn quick_fix(&self, principal: &Principal, fix: QuickFix) -> Result<Suggestion> {
         if !fix.data.is_object() {
-            return Err(Error::BadRequest("data must be a JSON object".into()));
+            return Err(Refusal::FixNotObject.into());
         }
         crate::limits::check_data_depth(&fix.data)?;
         let note = fix.note.trim();
@@ -661,10 +649,11 @@ impl Workflow {
             suggestion.status,
             Status::Draft | Status::Open | Status::SentBack
         ) {
-            return Err(Error::State(format!(
-                "suggestion {id} is {}: only a draft, open or sent back suggestion can be withdrawn",
-                suggestion.status
-            )));
+            return Err(Error::WrongStatus {
+                id,
+                status: suggestion.status,
+                act: Act::Withdraw,
+            });
         }
         let was = suggestion.status;
         suggestion.status = Status::Withdrawn;
@@ -710,7 +699,7 @@ impl Workflow {
 
     pub(crate) fn require_suggestion(&self, id: SuggestionId) -> Result<Suggestion> {
         self.suggestion(id)?
-            .ok_or_else(|| Error::NotFound(format!("no suggestion {id}")))
+            .ok_or(Error::Missing(Missing::Suggestion(id)))
     }
 
     /// The suggestion, if `viewer` may see it: a draft only to its author and to stewards.
@@ -725,7 +714,7 @@ impl Workflow {
         if may_see(viewer, &suggestion) {
             Ok(suggestion)
         } else {
-            Err(Error::NotFound(format!("no suggestion {id}")))
+            Err(Missing::Suggestion(id).into())
         }
     }
 
@@ -798,10 +787,11 @@ pub(crate) fn require_author(principal: &Principal, suggestion: &Suggestion) -> 
     if principal.handle == suggestion.author {
         Ok(())
     } else {
-        Err(Error::Forbidden(format!(
-            "suggestion {} belongs to @{}",
-            suggestion.id, suggestion.author
-        )))
+        Err(NotAllowed::NotTheAuthor {
+            suggestion: suggestion.id,
+            author: suggestion.author.clone(),
+        }
+        .into())
     }
 }
 
@@ -821,19 +811,20 @@ pub(crate) fn check_title(title: &str) -> Result<String> {
     let title = title.trim();
     let chars = title.chars().count();
     if chars == 0 || chars > MAX_TITLE_CHARS {
-        return Err(Error::BadRequest(format!(
-            "title {title}: give 1-{MAX_TITLE_CHARS} characters",
-            title = catalog_schemas::quote(title)
-        )));
+        let wording = Wording::Quoting(title.to_string());
+        return Err(Limit::new("title", 1..=MAX_TITLE_CHARS, chars, wording).into());
     }
     Ok(title.to_string())
 }
 
 pub(crate) fn check_description(description: Option<&str>) -> Result<Option<String>> {
-    match description.map(str::trim).filter(|d| !d.is_empty()) {
-        Some(d) if d.chars().count() > MAX_DESCRIPTION_CHARS => Err(Error::BadRequest(format!(
-            "description: at most {MAX_DESCRIPTION_CHARS} characters"
-        ))),
-        other => Ok(other.map(str::to_string)),
+    let Some(d) = description.map(str::trim).filter(|d| !d.is_empty()) else {
+        return Ok(None);
+    };
+    let chars = d.chars().count();
+    if chars > MAX_DESCRIPTION_CHARS {
+        let wording = Wording::AtMost;
+        return Err(Limit::new("description", 0..=MAX_DESCRIPTION_CHARS, chars, wording).into());
     }
+    Ok(Some(d.to_string()))
 }

@@ -13,7 +13,6 @@ use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, Json, Query};
 use crate::http::answer::Answer;
 use crate::http::identity::WriteAccess;
-use crate::routes::entities::found;
 use crate::state::AppState;
 
 pub(crate) fn router() -> OpenApiRouter<AppState> {
@@ -57,11 +56,8 @@ async fn tree(
         .as_deref()
         .map(|raw| extract::id("root", raw))
         .transpose()?;
-    if let Some(id) = root {
-        // A merged-away root answers like the item itself: 404 naming where it went.
-        let rm = state.read_models.clone();
-        found(id, crate::blocking(move || rm.item(id)).await?)?;
-    }
+    // A merged-away root answers like the item itself (404 with `detail.mergedInto`): the
+    // workflow's refusal carries where it went.
     state
         .workflow_read(move |wf| wf.catalog_tree(root, depth))
         .await

@@ -13,7 +13,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::discussion::issues::{Issue, IssueId, IssueState};
-use crate::error::{Error, Result};
+use crate::error::{Missing, Result};
 use crate::records::{StoredRecord, SuggestionRecord};
 use rocksdb::{Direction, IteratorMode};
 
@@ -153,9 +153,9 @@ impl Workflow {
 
     /// The thread holding `number`, if `viewer` may see it (otherwise not found, as if absent).
     pub fn thread(&self, viewer: Option<&Principal>, number: ThreadNumber) -> Result<Thread> {
-        let missing = || Error::NotFound(format!("no suggestion or issue {number}"));
+        let missing = || Missing::Thread(number);
         let at = self.thread_ref(number)?.ok_or_else(missing)?;
-        self.shown_thread(viewer, number, at)?.ok_or_else(missing)
+        Ok(self.shown_thread(viewer, number, at)?.ok_or_else(missing)?)
     }
 
     /// Suggestions and issues to mention, newest first: `q` is a number (with or without `#`;

@@ -16,7 +16,7 @@ use super::MAX_PLAN_ITEMS;
 use super::operation::Ref;
 use super::order::{self, Sibling};
 use crate::after_merge::stored_data;
-use crate::error::{Error, Result};
+use crate::error::{Error, Missing, Result};
 use crate::service::Workflow;
 use crate::suggestions::{Items, SuggestedItem};
 
@@ -271,10 +271,11 @@ impl<'a> Draft<'a> {
                     None => format!("operation {by} deletes {id}"),
                 }
             }
+            // In the words a route reading the item would answer.
             None => match self.main(id)? {
-                Main::Merged(into) => format!("item {id} was merged into {into}"),
-                Main::Deleted => format!("item {id} was deleted"),
-                _ => format!("no item {id}"),
+                Main::Merged(into) => Missing::ItemMerged { id, into }.to_string(),
+                Main::Deleted => Missing::ItemDeleted(id).to_string(),
+                _ => Missing::Item(id).to_string(),
             },
         };
         Err(self.fail(field, why))

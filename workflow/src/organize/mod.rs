@@ -43,7 +43,7 @@ pub use preview::{ChangeKind, Preview, PreviewItem, Version};
 pub use tree::{MAX_DEPTH, NodeKind, Tree, TreeCounts, TreeNode};
 
 use crate::after_merge::AfterMerge;
-use crate::error::{Error, Result};
+use crate::error::{Error, Limit, Refusal, Result, Unit, UserClass, Wording};
 use crate::permissions::check_may_approve;
 use crate::service::Workflow;
 use crate::suggestions::{Kind, Status, Suggestion};
@@ -96,9 +96,7 @@ impl Workflow {
         principal.require_write()?;
         let built = self.build(plan)?;
         if built.items.is_empty() {
-            return Err(Error::BadRequest(
-                "the plan changes nothing: every item is already where it would put it".into(),
-            ));
+            return Err(Refusal::PlanChangesNothing.into());
         }
         let suggestion = self.open_with_items(
             principal,
@@ -111,7 +109,7 @@ impl Workflow {
         let may_approve =
             match check_may_approve(principal, &suggestion, &AfterMerge::new(self, &built.items)) {
                 Ok(()) => true,
-                Err(Error::Forbidden(_)) => false,
+                Err(e) if e.class() == Some(UserClass::Forbidden) => false,
                 Err(e) => return Err(e),
             };
         let (suggestion, merged) = if plan.apply && may_approve {
@@ -143,15 +141,15 @@ impl Workflow {
     fn build(&self, plan: &Plan) -> Result<Built> {
         let n = plan.operations.len();
         if n == 0 || n > MAX_OPERATIONS {
-            return Err(Error::BadRequest(format!(
-                "operations: give 1-{MAX_OPERATIONS} operations, not {n}"
-            )));
+            let wording = Wording::Give(Unit::Operations);
+            return Err(Limit::new("operations", 1..=MAX_OPERATIONS, n, wording).into());
         }
         let chars = plan.description.trim().chars().count();
         if chars == 0 || chars > MAX_DESCRIPTION_CHARS {
-            return Err(Error::BadRequest(format!(
-                "description: give 1-{MAX_DESCRIPTION_CHARS} characters saying why, not {chars}"
-            )));
+            let wording = Wording::GiveSayingWhy;
+            return Err(
+                Limit::new("description", 1..=MAX_DESCRIPTION_CHARS, chars, wording).into(),
+            );
         }
         // Every operation is read before any is done, so a malformed one late in the plan is
         // reported without the work of the ones before it.

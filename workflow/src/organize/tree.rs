@@ -7,13 +7,13 @@
 
 use std::cmp::Ordering;
 
-use catalog_projector::{Lookup, ReadModels, StoredItem};
+use catalog_projector::{ReadModels, StoredItem};
 use catalog_schemas::{Id, ItemType, OrderKey, refs};
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::after_merge::stored_data;
-use crate::error::{Error, Result};
+use crate::error::{Limit, Missing, Refusal, Result, Wording};
 use crate::service::Workflow;
 
 /// The deepest tree one request may ask for.
@@ -114,9 +114,9 @@ impl Workflow {
         caps: Caps,
     ) -> Result<Tree> {
         if depth == 0 || depth > MAX_DEPTH {
-            return Err(Error::BadRequest(format!(
-                "depth {depth} is not a whole number from 1 to {MAX_DEPTH}"
-            )));
+            let bounds = 1..=usize::from(MAX_DEPTH);
+            let wording = Wording::WholeNumber;
+            return Err(Limit::new("depth", bounds, usize::from(depth), wording).into());
         }
         let mut walk = Walk {
             rm: &self.inner.read_models,
@@ -138,24 +138,11 @@ impl Workflow {
                 (nodes, more)
             }
             Some(id) => {
-                let stored = match self.inner.read_models.item(id)? {
-                    Lookup::Found(stored) => stored,
-                    Lookup::Merged { into } => {
-                        return Err(Error::NotFound(format!("item {id} was merged into {into}")));
-                    }
-                    Lookup::Deleted => {
-                        return Err(Error::NotFound(format!("item {id} was deleted")));
-                    }
-                    Lookup::Missing => return Err(Error::NotFound(format!("no item {id}"))),
-                };
+                let stored = Missing::from_lookup(id, self.inner.read_models.item(id)?)?;
                 let node = match stored.ty {
                     ItemType::Set => walk.set(&stored, 0)?,
                     ItemType::Work => walk.work(&stored, 0)?,
-                    other => {
-                        return Err(Error::BadRequest(format!(
-                            "root {id} is a {other}: the tree starts at a set or a work"
-                        )));
-                    }
+                    other => return Err(Refusal::TreeRoot { id, is: other }.into()),
                 };
                 (vec![node], false)
             }

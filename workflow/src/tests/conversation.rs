@@ -4,10 +4,11 @@
 use catalog_schemas::ItemType;
 use serde_json::{Value, json};
 
-use super::{World, new_item, topic};
+use super::{World, class, new_item, topic};
 use crate::{
-    Anchor, ChangeAction, Error, EventKind, Handle, NewComment, NewFieldComment, NewReview, Scopes,
-    Status, Subject, SuggestionEdit, SuggestionId, TimelineItem, Verdict,
+    Act, Anchor, ChangeAction, Error, EventKind, Handle, Limit, Missing, NewComment,
+    NewFieldComment, NewReview, NotAllowed, Refusal, Scopes, Status, Subject, SuggestionEdit,
+    SuggestionId, TimelineItem, UserClass, Verdict,
 };
 
 fn h(s: &str) -> Handle {
@@ -201,7 +202,7 @@ fn refused_reviews_write_nothing() {
         ),
     ] {
         assert!(
-            matches!(wf.review(who, s, r.clone()), Err(Error::BadRequest(_))),
+            class(wf.review(who, s, r.clone())) == Some(UserClass::BadRequest),
             "{r:?}"
         );
     }
@@ -209,7 +210,7 @@ fn refused_reviews_write_nothing() {
     for verdict in [Verdict::Approve, Verdict::RequestChanges] {
         assert!(matches!(
             wf.review(&w.editor, s, review(verdict, None, vec![])),
-            Err(Error::Forbidden(_))
+            Err(Error::NotAllowed(NotAllowed::ApproveOwn { .. }))
         ));
     }
     assert_eq!(names(&w, s), before);
@@ -226,18 +227,28 @@ fn comment_reviews_only_while_reviewable() {
     // A draft is its author's: to anyone else it is not there at all.
     assert!(matches!(
         wf.review(&w.keeper, draft, r.clone()),
-        Err(Error::NotFound(_))
+        Err(Error::Missing(Missing::Suggestion(_)))
     ));
     assert!(matches!(
         wf.review(&w.editor, draft, r.clone()),
-        Err(Error::State(_))
+        Err(Error::WrongStatus {
+            status: Status::Draft,
+            act: Act::Review,
+            ..
+        })
     ));
     let (s, _) = w.open_topic("joy");
     // Anyone signed in may leave a comment review, the author too.
     wf.review(&w.editor, s, r.clone()).unwrap();
     wf.review(&w.steward, s, r.clone()).unwrap();
     wf.withdraw(&w.editor, s).unwrap();
-    assert!(matches!(wf.review(&w.keeper, s, r), Err(Error::State(_))));
+    assert!(matches!(
+        wf.review(&w.keeper, s, r),
+        Err(Error::WrongStatus {
+            status: Status::Withdrawn,
+            ..
+        })
+    ));
 }
 
 #[test]
@@ -284,7 +295,7 @@ fn comments_reply_anchor_and_reference() {
     };
     assert!(matches!(
         wf.comment(&w.keeper, Subject::Changeset(b), wrong_parent),
-        Err(Error::BadRequest(_))
+        Err(Error::Refused(Refusal::ParentElsewhere { .. }))
     ));
     let wrong_anchor = NewComment {
         body: "x".into(),
@@ -296,7 +307,7 @@ fn comments_reply_anchor_and_reference() {
     };
     assert!(matches!(
         wf.comment(&w.keeper, Subject::Changeset(b), wrong_anchor),
-        Err(Error::BadRequest(_))
+        Err(Error::Refused(Refusal::AnchorOutside { .. }))
     ));
     // `#<a's number>` written on a itself is no reference; #9999 names nothing.
     assert!(!names(&w, a).contains(&"referenced".to_string()));
@@ -342,7 +353,7 @@ fn edit_hide_and_resolve_rules() {
     // Only the author edits.
     assert!(matches!(
         wf.edit_comment(&w.editor, anchored.id, "mine now"),
-        Err(Error::Forbidden(_))
+        Err(Error::NotAllowed(NotAllowed::EditComment { .. }))
     ));
     let edited = wf
         .edit_comment(&w.keeper, anchored.id, "which printing?")
@@ -352,7 +363,7 @@ fn edit_hide_and_resolve_rules() {
     // A stranger may not resolve; the author, a reviewer and a steward may.
     assert!(matches!(
         wf.resolve_comment(&stranger, anchored.id, true),
-        Err(Error::Forbidden(_))
+        Err(Error::NotAllowed(NotAllowed::ResolveComments { .. }))
     ));
     assert_eq!(
         wf.resolve_comment(&w.editor, anchored.id, true)
@@ -377,19 +388,19 @@ fn edit_hide_and_resolve_rules() {
         .unwrap();
     assert!(matches!(
         wf.resolve_comment(&w.steward, plain.id, true),
-        Err(Error::State(_))
+        Err(Error::Refused(Refusal::ResolveOffField(_)))
     ));
     // Hiding: its author or a steward; a hidden comment keeps its place without its words.
     assert!(matches!(
         wf.hide_comment(&w.keeper, plain.id),
-        Err(Error::Forbidden(_))
+        Err(Error::NotAllowed(NotAllowed::HideComment { .. }))
     ));
     let hidden = wf.hide_comment(&w.steward, plain.id).unwrap();
     assert!(hidden.hidden && hidden.body.is_none());
     assert!(wf.hide_comment(&stranger, plain.id).unwrap().hidden);
     assert!(matches!(
         wf.edit_comment(&stranger, plain.id, "again"),
-        Err(Error::State(_))
+        Err(Error::Refused(Refusal::CommentHidden(_)))
     ));
 }
 
@@ -404,15 +415,19 @@ fn renaming_is_an_event_and_stops_at_merge() {
     };
     assert!(matches!(
         wf.edit_suggestion(&w.keeper, s, edit(Some("mine"), None)),
-        Err(Error::Forbidden(_))
+        Err(Error::NotAllowed(NotAllowed::EditSuggestion { .. }))
     ));
     assert!(matches!(
         wf.edit_suggestion(&w.editor, s, edit(None, None)),
-        Err(Error::BadRequest(_))
+        Err(Error::Refused(Refusal::NothingToEdit))
     ));
     assert!(matches!(
         wf.edit_suggestion(&w.editor, s, edit(Some(&"t".repeat(201)), None)),
-        Err(Error::BadRequest(_))
+        Err(Error::Limit(Limit {
+            max: 200,
+            got: 201,
+            ..
+        }))
     ));
     let changed = wf
         .edit_suggestion(
@@ -453,7 +468,7 @@ fn renaming_is_an_event_and_stops_at_merge() {
         .unwrap();
     assert!(matches!(
         wf.edit_suggestion(&w.editor, s, edit(Some("late"), None)),
-        Err(Error::State(_))
+        Err(Error::WrongStatus { act: Act::Edit, .. })
     ));
 }
 
@@ -473,13 +488,13 @@ fn review_requests_by_hand() {
     // A stranger may not ask; nobody may ask the author, or an unknown handle.
     assert!(matches!(
         wf.request_reviews(&other, s, &[h("steward")]),
-        Err(Error::Forbidden(_))
+        Err(Error::NotAllowed(NotAllowed::AskForReviews { .. }))
     ));
     for bad in [vec![h("editor")], vec![h("nobody")], vec![]] {
-        assert!(matches!(
-            wf.request_reviews(&w.editor, s, &bad),
-            Err(Error::BadRequest(_))
-        ));
+        assert_eq!(
+            class(wf.request_reviews(&w.editor, s, &bad)),
+            Some(UserClass::BadRequest)
+        );
     }
     wf.request_reviews(&w.editor, s, &[h("other"), h("other"), h("keeper")])
         .unwrap();
@@ -497,19 +512,22 @@ fn review_requests_by_hand() {
     let third = w.h.writer("third", false);
     assert!(matches!(
         wf.remove_review_request(&third, s, &h("keeper")),
-        Err(Error::Forbidden(_))
+        Err(Error::NotAllowed(NotAllowed::AskForReviews { .. }))
     ));
     wf.remove_review_request(&other, s, &h("other")).unwrap();
     assert!(matches!(
         wf.remove_review_request(&w.editor, s, &h("other")),
-        Err(Error::NotFound(_))
+        Err(Error::Missing(Missing::ReviewRequest { .. }))
     ));
     assert_eq!(asked(wf), ["keeper"]);
     wf.approve(&w.keeper, s, &crate::Resolutions::none())
         .unwrap();
     assert!(matches!(
         wf.request_reviews(&w.editor, s, &[h("other")]),
-        Err(Error::State(_))
+        Err(Error::WrongStatus {
+            act: Act::AskForReview,
+            ..
+        })
     ));
 }
 

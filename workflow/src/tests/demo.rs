@@ -5,7 +5,7 @@ use catalog_projector::Lookup;
 use catalog_schemas::ItemType;
 
 use crate::tests::Harness;
-use crate::{Error, Handle, Status, SuggestionId, demo};
+use crate::{Error, Handle, Refusal, Status, SuggestionId, demo};
 
 #[test]
 fn demo_loads_through_suggestions_with_the_expected_counts() {
@@ -84,5 +84,8 @@ fn demo_loads_through_suggestions_with_the_expected_counts() {
     );
 
     // A second load is refused: the catalog is no longer empty.
-    assert!(matches!(demo::load(&h.wf), Err(Error::State(_))));
+    assert!(matches!(
+        demo::load(&h.wf),
+        Err(Error::Refused(Refusal::DemoNotEmpty(_)))
+    ));
 }

@@ -4,8 +4,8 @@
 use super::World;
 use super::conversation::say;
 use crate::{
-    Error, Handle, InboxFilter, InboxQuery, InboxTarget, LineView, MarkInbox, NewReview, Principal,
-    Reason, Subject, Verdict,
+    Error, Handle, InboxFilter, InboxQuery, InboxTarget, Limit, LineView, MarkInbox, Missing,
+    NewReview, Principal, Reason, Subject, Verdict,
 };
 
 fn all(w: &World, who: &Principal) -> Vec<LineView> {
@@ -152,12 +152,12 @@ fn marking_by_ids_subject_all_and_back() {
             &w.editor,
             &mark(InboxTarget::Ids(vec![mine, keepers_line]), false)
         ),
-        Err(Error::NotFound(_))
+        Err(Error::Missing(Missing::InboxLine(line))) if line == keepers_line
     ));
     assert_eq!(wf.inbox_count(&w.editor).unwrap(), 3);
     assert!(matches!(
         wf.mark_inbox(&w.editor, &mark(InboxTarget::Ids(vec![]), false)),
-        Err(Error::BadRequest(_))
+        Err(Error::Limit(Limit { min: 1, got: 0, .. }))
     ));
 
     let done = wf
@@ -250,6 +250,6 @@ fn talk_pages_tell_those_who_spoke_there() {
     assert!(talk[0].anchor.is_none() && talk[0].resolved.is_none());
     assert!(matches!(
         wf.talk(catalog_schemas::Id::parse("cat-zzzzzzzz").unwrap()),
-        Err(Error::NotFound(_))
+        Err(Error::Missing(Missing::Item(_)))
     ));
 }

@@ -8,7 +8,7 @@ use catalog_schemas::{Id, ItemType};
 use serde_json::{Value, json};
 
 use super::{World, change, merge, new_item, topic};
-use crate::{Error, Resolution, Resolutions, Side, Status, SuggestionId};
+use crate::{Act, Error, Missing, Refusal, Resolution, Resolutions, Side, Status, SuggestionId};
 
 fn data(w: &World, id: Id) -> Option<Value> {
     w.h.log.item_head(id).unwrap().and_then(|r| r.data)
@@ -117,12 +117,12 @@ fn resolutions_settle_clashes_and_must_name_real_ones() {
         (id, "/name", Side::Main),
     ]);
     assert!(
-        matches!(wf.approve(&w.keeper, s, &bogus), Err(Error::BadRequest(m)) if m.contains("/name"))
+        matches!(wf.approve(&w.keeper, s, &bogus), Err(e @ Error::Refused(Refusal::UnknownClashes(_))) if e.to_string().contains("/name"))
     );
     let elsewhere = take(&[(Id::random(), "/slug", Side::Main)]);
     assert!(matches!(
         wf.approve(&w.keeper, s, &elsewhere),
-        Err(Error::BadRequest(_))
+        Err(Error::Refused(Refusal::UnknownClashes(_)))
     ));
     assert_eq!(w.h.log.head(), head, "nothing written while clashes stand");
     assert_eq!(data(&w, id), Some(theirs));
@@ -162,7 +162,7 @@ fn an_edit_against_a_delete_clashes_on_the_whole_item() {
     // Keeping main's deletion leaves nothing to merge.
     assert!(matches!(
         wf.approve(&w.keeper, s, &take(&[(id, "", Side::Main)])),
-        Err(Error::State(_))
+        Err(Error::Refused(Refusal::NothingToMerge))
     ));
     // Taking the suggestion brings the item back.
     wf.approve(&w.keeper, s, &take(&[(id, "", Side::Suggestion)]))
@@ -298,7 +298,11 @@ fn a_revert_keeps_later_changes_to_other_fields() {
     assert_eq!(reverts.len(), 1);
     assert_eq!(reverts[0].id, open.suggestion.id);
     // Once undone, undoing again has nothing to do.
-    assert!(matches!(wf.revert(&w.steward, s), Err(Error::State(_))));
+    // (The other field changed since, so the item is not back as it was: merging finds nothing.)
+    assert!(matches!(
+        wf.revert(&w.steward, s),
+        Err(Error::Refused(Refusal::NothingToMerge))
+    ));
 }
 
 #[test]
@@ -324,10 +328,17 @@ fn only_merged_suggestions_are_reverted_and_clashing_reverts_stay_open() {
     let w = World::new();
     let wf = &w.h.wf;
     let open = w.open_topic("waiting").0;
-    assert!(matches!(wf.revert(&w.steward, open), Err(Error::State(_))));
+    assert!(matches!(
+        wf.revert(&w.steward, open),
+        Err(Error::WrongStatus {
+            status: Status::Open,
+            act: Act::Revert,
+            ..
+        })
+    ));
     assert!(matches!(
         wf.revert(&w.steward, SuggestionId(9999)),
-        Err(Error::NotFound(_))
+        Err(Error::Missing(Missing::Suggestion(SuggestionId(9999))))
     ));
 
     let joy = topic(w.set, "joy");
@@ -354,15 +365,15 @@ fn restore_opens_a_suggestion_back_to_an_earlier_version() {
 
     assert!(matches!(
         wf.restore(&w.editor, id, Rev(99_999)),
-        Err(Error::NotFound(_))
+        Err(Error::Missing(Missing::Revision(Rev(99_999))))
     ));
     assert!(matches!(
         wf.restore(&w.editor, other, first),
-        Err(Error::BadRequest(m)) if m.contains("not of")
+        Err(e @ Error::Refused(Refusal::RevisionOfAnother { .. })) if e.to_string().contains("not of")
     ));
     assert!(matches!(
         wf.restore(&w.editor, other, head_rev(&w, other)),
-        Err(Error::BadRequest(m)) if m.contains("already")
+        Err(e @ Error::Refused(Refusal::NothingToRestore { .. })) if e.to_string().contains("already")
     ));
 
     // The item is deleted; restoring its first version brings it back once approved.

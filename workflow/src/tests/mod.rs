@@ -187,6 +187,12 @@ pub(crate) fn topic(set: Id, slug: &str) -> Value {
     json!({ "name": { "he": "נושא", "en": slug }, "slug": slug, "sets": [set] })
 }
 
+/// How the API would class a call's refusal (`None` for success or the service's own failure),
+/// for a test that asks only that, as when several different mistakes share one answer.
+pub(crate) fn class<T>(answer: crate::Result<T>) -> Option<crate::UserClass> {
+    answer.err().and_then(|e| e.class())
+}
+
 /// Drafts, submits and approves one suggestion; answers the ids of its items.
 pub(crate) fn merge(
     wf: &Workflow,

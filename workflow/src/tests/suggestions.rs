@@ -5,8 +5,8 @@ use serde_json::{Value, json};
 
 use crate::tests::{Harness, World, change, new_item, topic};
 use crate::{
-    CheckName, CheckStatus, Error, Handle, PutItem, QuickFix, Resolutions, Status, SuggestionId,
-    Workflow,
+    Act, CheckName, CheckStatus, Decision, Error, Handle, Missing, NotAllowed, PutItem, QuickFix,
+    Refusal, Resolutions, Status, SuggestionId, UserClass, Workflow,
 };
 
 fn item_data(h: &Harness, id: Id) -> Option<Value> {
@@ -78,7 +78,17 @@ fn draft_put_submit_approve_appends_one_commit_with_every_change() {
     let again = wf
         .approve(&w.keeper, created.id, &Resolutions::none())
         .unwrap_err();
-    assert!(matches!(again, Error::State(_)), "{again}");
+    assert!(
+        matches!(
+            again,
+            Error::WrongStatus {
+                status: Status::Merged,
+                act: Act::Approve,
+                ..
+            }
+        ),
+        "{again}"
+    );
 }
 
 #[test]
@@ -124,7 +134,13 @@ fn changing_and_deleting_existing_items() {
     let next = wf.create_draft(&w.editor, "again", None).unwrap().id;
     for missing in [ids[1], Id::random()] {
         let err = wf.put_item(&w.editor, next, change(missing, Some(topic(w.set, "x"))));
-        assert!(matches!(err, Err(Error::NotFound(_))), "{err:?}");
+        assert!(
+            matches!(
+                err,
+                Err(Error::Missing(Missing::ItemDeleted(_) | Missing::Item(_)))
+            ),
+            "{err:?}"
+        );
     }
 }
 
@@ -134,7 +150,10 @@ fn bad_puts_are_refused() {
     let wf = &w.h.wf;
     let id = wf.create_draft(&w.editor, "bad", None).unwrap().id;
     let not_object = wf.put_item(&w.editor, id, new_item(ItemType::Topic, json!([1])));
-    assert!(matches!(not_object, Err(Error::BadRequest(_))));
+    assert!(matches!(
+        not_object,
+        Err(Error::Refused(Refusal::DataNotObject))
+    ));
     let no_type = wf.put_item(
         &w.editor,
         id,
@@ -144,7 +163,10 @@ fn bad_puts_are_refused() {
             data: Some(json!({})),
         },
     );
-    assert!(matches!(no_type, Err(Error::BadRequest(_))));
+    assert!(matches!(
+        no_type,
+        Err(Error::Refused(Refusal::NewItemWithoutType))
+    ));
     let wrong_type = wf.put_item(
         &w.editor,
         id,
@@ -154,12 +176,25 @@ fn bad_puts_are_refused() {
             data: Some(json!({})),
         },
     );
-    assert!(matches!(wrong_type, Err(Error::BadRequest(_))));
+    assert!(matches!(
+        wrong_type,
+        Err(Error::WrongKind {
+            is: ItemType::Set,
+            wanted: ItemType::Topic,
+            ..
+        })
+    ));
     let not_author = wf.put_item(&w.keeper, id, new_item(ItemType::Topic, topic(w.set, "a")));
     // Another person is told the draft does not exist.
-    assert!(matches!(not_author, Err(Error::NotFound(_))));
+    assert!(matches!(
+        not_author,
+        Err(Error::Missing(Missing::Suggestion(_)))
+    ));
     let empty = wf.submit(&w.editor, id);
-    assert!(matches!(empty, Err(Error::State(_))));
+    assert!(matches!(
+        empty,
+        Err(Error::Refused(Refusal::NoItemsToSubmit(_)))
+    ));
 
     let (open, _) = w.open_topic("joy");
     let late = wf.put_item(
@@ -167,9 +202,28 @@ fn bad_puts_are_refused() {
         open,
         new_item(ItemType::Topic, topic(w.set, "b")),
     );
-    assert!(matches!(late, Err(Error::State(_))), "{late:?}");
-    assert!(matches!(wf.submit(&w.editor, open), Err(Error::State(_))));
-    assert!(matches!(wf.get(SuggestionId(999)), Err(Error::NotFound(_))));
+    assert!(
+        matches!(
+            late,
+            Err(Error::WrongStatus {
+                act: Act::PutItems,
+                ..
+            })
+        ),
+        "{late:?}"
+    );
+    assert!(matches!(
+        wf.submit(&w.editor, open),
+        Err(Error::WrongStatus {
+            status: Status::Open,
+            act: Act::Submit,
+            ..
+        })
+    ));
+    assert!(matches!(
+        wf.get(SuggestionId(999)),
+        Err(Error::Missing(Missing::Suggestion(SuggestionId(999))))
+    ));
 }
 
 #[test]
@@ -182,14 +236,14 @@ fn who_may_approve() {
     assert!(
         matches!(
             wf.approve(&outsider, s, &Resolutions::none()),
-            Err(Error::Forbidden(_))
+            Err(Error::NotAllowed(NotAllowed::NotKeeper { .. }))
         ),
         "not a keeper"
     );
     assert!(
         matches!(
             wf.approve(&w.editor, s, &Resolutions::none()),
-            Err(Error::Forbidden(_))
+            Err(Error::NotAllowed(NotAllowed::ApproveOwn { .. }))
         ),
         "own suggestion"
     );
@@ -209,7 +263,7 @@ fn who_may_approve() {
     wf.submit(&w.keeper, own).unwrap();
     assert!(matches!(
         wf.approve(&w.keeper, own, &Resolutions::none()),
-        Err(Error::Forbidden(_))
+        Err(Error::NotAllowed(NotAllowed::ApproveOwn { .. }))
     ));
     let steward_own = wf
         .create_draft(&w.steward, "steward's own", None)
@@ -242,7 +296,10 @@ fn who_may_approve() {
     wf.submit(&w.editor, set_change).unwrap();
     assert!(matches!(
         wf.approve(&w.keeper, set_change, &Resolutions::none()),
-        Err(Error::Forbidden(_))
+        Err(Error::NotAllowed(NotAllowed::StewardOnlyItem {
+            ty: ItemType::Set,
+            ..
+        }))
     ));
 
     // An item in no set has no keepers.
@@ -259,7 +316,10 @@ fn who_may_approve() {
     wf.submit(&w.editor, loose).unwrap();
     assert!(matches!(
         wf.approve(&w.keeper, loose, &Resolutions::none()),
-        Err(Error::Forbidden(_))
+        Err(Error::NotAllowed(NotAllowed::NoSet {
+            decision: Decision::Approve,
+            ..
+        }))
     ));
 
     // A read-only token cannot approve even for a steward.
@@ -473,7 +533,7 @@ fn quick_fix_opens_a_checked_suggestion() {
             note: String::new(),
         },
     );
-    assert!(matches!(missing, Err(Error::NotFound(_))));
+    assert!(matches!(missing, Err(Error::Missing(Missing::Item(_)))));
 }
 
 #[test]
@@ -496,7 +556,7 @@ fn concurrent_approvals_append_once() {
         results
             .iter()
             .filter_map(|r| r.as_ref().err())
-            .all(|e| matches!(e, Error::State(_)))
+            .all(|e| e.class() == Some(UserClass::State))
     );
     assert_eq!(w.h.log.head(), head.next());
 }
@@ -515,7 +575,10 @@ fn a_commit_landed_before_a_crash_marks_its_suggestion_merged_on_open() {
     assert!(settled.closed_at.is_some());
     assert!(matches!(
         reopened.approve(&w.keeper, s, &Resolutions::none()),
-        Err(Error::State(_))
+        Err(Error::WrongStatus {
+            status: Status::Merged,
+            ..
+        })
     ));
     assert!(commit.seq > Seq(1));
 }
@@ -527,7 +590,7 @@ fn withdraw_and_send_back() {
     let (s, _) = w.open_topic("joy");
     assert!(matches!(
         wf.send_back(&w.editor, s),
-        Err(Error::Forbidden(_))
+        Err(Error::NotAllowed(NotAllowed::ApproveOwn { .. }))
     ));
     assert_eq!(wf.send_back(&w.keeper, s).unwrap().status, Status::SentBack);
     wf.put_item(&w.editor, s, new_item(ItemType::Topic, topic(w.set, "awe")))
@@ -535,13 +598,16 @@ fn withdraw_and_send_back() {
     assert_eq!(wf.submit(&w.editor, s).unwrap().status, Status::Open);
     assert!(matches!(
         wf.withdraw(&w.keeper, s),
-        Err(Error::Forbidden(_))
+        Err(Error::NotAllowed(NotAllowed::NotTheAuthor { .. }))
     ));
     let gone = wf.withdraw(&w.editor, s).unwrap();
     assert_eq!(gone.status, Status::Withdrawn);
     assert!(gone.closed_at.is_some());
     assert!(matches!(
         wf.approve(&w.keeper, s, &Resolutions::none()),
-        Err(Error::State(_))
+        Err(Error::WrongStatus {
+            status: Status::Withdrawn,
+            ..
+        })
     ));
 }

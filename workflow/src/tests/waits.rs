@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use crate::suggestions::PostReview;
 use crate::tests::World;
-use crate::{Error, Resolutions, Status};
+use crate::{Error, Refusal, Resolutions, Status};
 
 #[test]
 fn a_held_suggestion_is_waited_for_only_so_long() {
@@ -15,7 +15,7 @@ fn a_held_suggestion_is_waited_for_only_so_long() {
     let started = Instant::now();
     let refused = w.h.wf.send_back(&w.keeper, id);
     assert!(
-        matches!(&refused, Err(Error::State(m)) if m.contains("another request")),
+        matches!(&refused, Err(e @ Error::Refused(Refusal::Busy { .. })) if e.to_string().contains("another request")),
         "{refused:?}"
     );
     assert!(started.elapsed() < Duration::from_secs(5));

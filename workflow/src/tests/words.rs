@@ -7,8 +7,8 @@ use serde_json::{Value, json};
 use crate::tests::Harness;
 use crate::tests::{merge, new_item};
 use crate::{
-    CheckName, CheckStatus, ContentsMapRequest, Error, Kind, NewUnit, PageRange, PostReview,
-    Principal, QuickFix, Status, WordsChange, WordsOp,
+    CheckName, CheckStatus, ContentsMapRequest, Error, Kind, NewUnit, NotAllowed, PageRange,
+    PostReview, Principal, QuickFix, Refusal, Status, WordsChange, WordsOp,
 };
 
 struct Open {
@@ -112,21 +112,24 @@ fn a_trusted_line_fix_in_an_open_set_is_live_at_once_and_waits_for_its_look() {
     let wf = &o.h.wf;
     assert!(matches!(
         wf.post_review(&o.trusted, s.id),
-        Err(Error::Forbidden(_))
+        Err(Error::NotAllowed(NotAllowed::LookOverOwn { .. }))
     ));
     assert!(matches!(
         wf.post_review(&o.editor, s.id),
-        Err(Error::Forbidden(_))
+        Err(Error::NotAllowed(NotAllowed::NotKeeper { .. }))
     ));
     let done = wf.post_review(&o.keeper, s.id).unwrap();
     assert_eq!(done.post_review, Some(PostReview::Done));
     assert!(matches!(
         wf.post_review(&o.keeper, s.id),
-        Err(Error::State(_))
+        Err(Error::Refused(Refusal::NotAwaitingLook {
+            post_review: Some(PostReview::Done),
+            ..
+        }))
     ));
     assert!(matches!(
         wf.post_review(&o.steward, s.id),
-        Err(Error::State(_))
+        Err(Error::Refused(Refusal::NotAwaitingLook { .. }))
     ));
 }
 
@@ -165,13 +168,17 @@ fn other_people_sets_and_changes_are_reviewed_first() {
     // An open suggestion waits for no post-review.
     assert!(matches!(
         o.h.wf.post_review(&o.keeper, s.id),
-        Err(Error::State(_))
+        Err(Error::Refused(Refusal::NotAwaitingLook {
+            status: Status::Open,
+            post_review: None,
+            ..
+        }))
     ));
     // The trusted author may not approve these themselves.
     assert!(matches!(
         o.h.wf
             .approve(&o.trusted, s.id, &crate::Resolutions::none()),
-        Err(Error::Forbidden(_))
+        Err(Error::NotAllowed(NotAllowed::ApproveOwn { .. }))
     ));
 }
 

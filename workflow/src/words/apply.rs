@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::runs::{read_runs, same_words, seen_runs};
+use crate::error::{BadWords, Missing};
 
 /// What a words change does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -51,13 +52,14 @@ pub(crate) struct Plan {
     pub language: Option<String>,
 }
 
-/// Why a change cannot be applied.
+/// Why a change cannot be applied. Apart from the crate's `Error` because a change to words
+/// that moved on is a clash, and only the caller knows the item to name in it.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Refusal {
+pub(crate) enum NotApplied {
     /// The request is wrong (400).
-    Bad(String),
+    Bad(BadWords),
     /// What it names is not there, and the person did not say what they saw (404).
-    Missing(String),
+    Missing(Missing),
     /// The segment no longer holds the words the person saw (409): `field` is its JSON Pointer
     /// in the item's data, `main` its words now (`None` when it is gone).
     Changed {
@@ -76,7 +78,7 @@ pub(crate) struct Applied {
     pub text: Option<Vec<Run>>,
 }
 
-type Outcome<T> = Result<T, Refusal>;
+type Outcome<T> = Result<T, NotApplied>;
 
 /// Applies `plan` to `body` (`None` when the item holds no words yet). `fresh` makes segment
 /// ids; it is asked again until it gives one no version uses.
@@ -93,10 +95,7 @@ pub(crate) fn apply(
             body_source: None,
         },
         None => {
-            return Err(Refusal::Missing(format!(
-                "the item holds no words yet: {} needs a segment; use start for its first words",
-                plan.op.as_str()
-            )));
+            return Err(NotApplied::Missing(Missing::Words(plan.op)));
         }
     };
     let taken = ids_in_use(&body);
@@ -105,19 +104,17 @@ pub(crate) fn apply(
             if let Some(language) = &plan.language
                 && *language != body.versions[i].language
             {
-                return Err(Refusal::Bad(format!(
-                    "language: version {} is in {}, not {language}",
-                    plan.version, body.versions[i].language
-                )));
+                return Err(NotApplied::Bad(BadWords::Language {
+                    version: plan.version.clone(),
+                    is: body.versions[i].language.clone(),
+                    sent: language.clone(),
+                }));
             }
             i
         }
         None if plan.op == WordsOp::Start => {
             let language = plan.language.clone().ok_or_else(|| {
-                Refusal::Bad(format!(
-                    "language: version {} is new, so give its language (as he, en or yi)",
-                    plan.version
-                ))
+                NotApplied::Bad(BadWords::NewVersionLanguage(plan.version.clone()))
             })?;
             body.versions.push(Version {
                 id: plan.version.clone(),
@@ -132,10 +129,7 @@ pub(crate) fn apply(
             body.versions.len() - 1
         }
         None => {
-            return Err(Refusal::Missing(format!(
-                "the words have no version {}",
-                plan.version
-            )));
+            return Err(NotApplied::Missing(Missing::Version(plan.version.clone())));
         }
     };
     let version = &mut body.versions[vi];
@@ -145,13 +139,13 @@ pub(crate) fn apply(
         .as_ref()
         .map(|v| read_runs("text", v, Some(&notes)))
         .transpose()
-        .map_err(|e| Refusal::Bad(e.to_string()))?;
+        .map_err(NotApplied::Bad)?;
     let before = plan
         .before
         .as_ref()
         .map(|v| seen_runs(v, plan.segment.as_ref()))
         .transpose()
-        .map_err(|e| Refusal::Bad(e.to_string()))?;
+        .map_err(NotApplied::Bad)?;
     let versions_field = format!("/body/versions/{}/segments", version.id);
 
     if plan.op == WordsOp::Start {
@@ -163,7 +157,7 @@ pub(crate) fn apply(
         if let Some(before) = before {
             let now = first.map(|s| s.text.clone()).unwrap_or_default();
             if !same_words(&before, &now) {
-                return Err(Refusal::Changed {
+                return Err(NotApplied::Changed {
                     field,
                     before,
                     main: first.map(|s| s.text.clone()),
@@ -172,14 +166,12 @@ pub(crate) fn apply(
         }
         let id = match &plan.segment {
             Some(id) if taken.contains(id) => {
-                return Err(Refusal::Bad(format!(
-                    "segment: the id {id} is already used in these words"
-                )));
+                return Err(NotApplied::Bad(BadWords::SegmentIdTaken(id.clone())));
             }
             Some(id) => id.clone(),
             None => fresh_id(&taken, fresh),
         };
-        let text = text.ok_or_else(|| Refusal::Bad("text: start needs the first words".into()))?;
+        let text = text.ok_or(NotApplied::Bad(BadWords::NoNewWords(WordsOp::Start)))?;
         version.segments.insert(
             0,
             new_segment(
@@ -198,15 +190,18 @@ pub(crate) fn apply(
     let target = plan
         .segment
         .clone()
-        .ok_or_else(|| Refusal::Bad(format!("segment: {} names a segment", plan.op.as_str())))?;
+        .ok_or(NotApplied::Bad(BadWords::NamesNoSegment(plan.op)))?;
     let Some(at) = locate(&version.segments, &target) else {
         return Err(match before {
-            Some(before) => Refusal::Changed {
+            Some(before) => NotApplied::Changed {
                 field: format!("{versions_field}/{target}/text"),
                 before,
                 main: None,
             },
-            None => Refusal::Missing(format!("version {} has no segment {target}", version.id)),
+            None => NotApplied::Missing(Missing::Segment {
+                version: version.id.clone(),
+                segment: target,
+            }),
         });
     };
     let field = pointer(&versions_field, &version.segments, &at);
@@ -214,7 +209,7 @@ pub(crate) fn apply(
     if let Some(before) = before
         && !same_words(&before, &list[index].text)
     {
-        return Err(Refusal::Changed {
+        return Err(NotApplied::Changed {
             field: format!("{field}/text"),
             before,
             main: Some(list[index].text.clone()),
@@ -222,13 +217,11 @@ pub(crate) fn apply(
     }
     match plan.op {
         WordsOp::Edit => {
-            let text = text.ok_or_else(|| Refusal::Bad("text: edit needs the new words".into()))?;
+            let text = text.ok_or(NotApplied::Bad(BadWords::NoNewWords(WordsOp::Edit)))?;
             let segment = &mut list[index];
             let kind = plan.kind.unwrap_or(segment.kind);
             if same_words(&text, &segment.text) && kind == segment.kind {
-                return Err(Refusal::Bad(format!(
-                    "segment {target} already holds these words: the change would change nothing"
-                )));
+                return Err(NotApplied::Bad(BadWords::ChangesNothing(target)));
             }
             segment.text = text.clone();
             segment.kind = kind;
@@ -239,7 +232,7 @@ pub(crate) fn apply(
             })
         }
         WordsOp::Add => {
-            let text = text.ok_or_else(|| Refusal::Bad("text: add needs the new words".into()))?;
+            let text = text.ok_or(NotApplied::Bad(BadWords::NoNewWords(WordsOp::Add)))?;
             let id = fresh_id(&taken, fresh);
             list.insert(
                 index + 1,

@@ -19,10 +19,10 @@ use serde_json::Value;
 
 pub use apply::WordsOp;
 
-use crate::error::{Conflict, Error, Result};
+use crate::error::{BadWords, Conflict, Error, Result, Vocabulary};
 use crate::service::Workflow;
 use crate::suggestions::{Kind, SuggestedItem, Suggestion, item_key};
-use apply::{Plan, Refusal, apply};
+use apply::{NotApplied, Plan, apply};
 use catalog_identity::Principal;
 
 /// A titles' longest mention of the item it changes, so a long path cannot push the title past
@@ -60,28 +60,31 @@ impl Workflow {
         let plan = read_plan(&change)?;
         let item = self.main_item(change.entity_id)?;
         if !self.types()?.has_body(item.ty) {
-            return Err(Error::BadRequest(format!(
-                "entityId: {} is a {}, which holds no words",
-                item.id, item.ty
-            )));
+            return Err(BadWords::HoldsNoWords {
+                id: item.id,
+                ty: item.ty,
+            }
+            .into());
         }
         let body = match item.data.get("body") {
             None | Some(Value::Null) => None,
-            Some(value) => Some(Body::from_value(value).map_err(|e| {
-                Error::BadRequest(format!(
-                    "the words of {} cannot be read ({e}): fix them with a quick fix first",
-                    item.id
-                ))
-            })?),
+            Some(value) => {
+                Some(
+                    Body::from_value(value).map_err(|source| BadWords::Unreadable {
+                        id: item.id,
+                        source,
+                    })?,
+                )
+            }
         };
         let mut fresh = || {
             let id = Id::random().to_string();
             SegmentId::new(&format!("s{}", &id[4..])).expect("letters and digits make a segment id")
         };
         let applied = apply(body, &plan, &mut fresh).map_err(|refusal| match refusal {
-            Refusal::Bad(message) => Error::BadRequest(message),
-            Refusal::Missing(message) => Error::NotFound(message),
-            Refusal::Changed {
+            NotApplied::Bad(bad) => Error::BadWords(bad),
+            NotApplied::Missing(missing) => Error::Missing(missing),
+            NotApplied::Changed {
                 field,
                 before,
                 main,
@@ -96,8 +99,7 @@ impl Workflow {
         // Whatever the change built must read back as a body (a new version's language tag is
         // checked here).
         let new_body = applied.body.to_value();
-        Body::from_value(&new_body)
-            .map_err(|e| Error::BadRequest(format!("the words would not be valid: {e}")))?;
+        Body::from_value(&new_body).map_err(BadWords::WouldNotBeValid)?;
         let mut data = item.data.clone();
         if let Some(obj) = data.as_object_mut() {
             obj.insert("body".into(), new_body);
@@ -150,35 +152,20 @@ impl Workflow {
 
 /// Reads the ids and kind of a change; the runs are read when it is applied.
 fn read_plan(change: &WordsChange) -> Result<Plan> {
-    let version = SegmentId::new(&change.version).ok_or_else(|| {
-        Error::BadRequest(format!(
-            "version {:?} is not a version id (1-64 letters, digits, _ . : -)",
-            change.version
-        ))
-    })?;
+    let version = SegmentId::new(&change.version)
+        .ok_or_else(|| BadWords::VersionId(change.version.clone()))?;
     let segment = change
         .segment
         .as_deref()
-        .map(|s| {
-            SegmentId::new(s).ok_or_else(|| {
-                Error::BadRequest(format!(
-                    "segment {s} is not a segment id (1-64 letters, digits, _ . : -)",
-                    s = catalog_schemas::quote(s)
-                ))
-            })
-        })
+        .map(|s| SegmentId::new(s).ok_or_else(|| BadWords::SegmentId(s.to_string())))
         .transpose()?;
     let kind = change
         .kind
         .as_deref()
         .map(|k| {
-            SegmentKind::parse(k).ok_or_else(|| {
-                let names: Vec<&str> = SegmentKind::ALL.iter().map(|k| k.as_str()).collect();
-                Error::BadRequest(format!(
-                    "kind {k} is not a segment kind: use {}",
-                    names.join(", "),
-                    k = catalog_schemas::quote(k)
-                ))
+            SegmentKind::parse(k).ok_or_else(|| Error::NotOneOf {
+                value: k.to_string(),
+                of: Vocabulary::SegmentKinds,
             })
         })
         .transpose()?;
@@ -186,31 +173,21 @@ fn read_plan(change: &WordsChange) -> Result<Plan> {
     match op {
         WordsOp::Remove => {
             if change.text.is_some() || change.kind.is_some() {
-                return Err(Error::BadRequest(
-                    "remove takes no text or kind: it takes the segment out".into(),
-                ));
+                return Err(BadWords::RemoveTakesNoText.into());
             }
         }
         WordsOp::Edit | WordsOp::Add | WordsOp::Start => match &change.text {
             None => {
-                return Err(Error::BadRequest(format!(
-                    "text: {} needs the words, as a list of runs",
-                    op.as_str()
-                )));
+                return Err(BadWords::NoText(op).into());
             }
             Some(Value::Array(list)) if list.is_empty() => {
-                return Err(Error::BadRequest(
-                    "text: give at least one run; to take a segment out, use remove".into(),
-                ));
+                return Err(BadWords::NoRuns.into());
             }
             Some(_) => {}
         },
     }
     if op != WordsOp::Start && segment.is_none() {
-        return Err(Error::BadRequest(format!(
-            "segment: {} names the segment it works on",
-            op.as_str()
-        )));
+        return Err(BadWords::NoSegment(op).into());
     }
     Ok(Plan {
         op,

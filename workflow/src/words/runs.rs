@@ -3,35 +3,30 @@
 //! a note of the version, the source's own markers and line breaks. Anything else is refused
 //! with the place and the reason (`text[1]: mark "script" is not allowed`), never dropped.
 
-use catalog_schemas::SchemaError;
 use catalog_schemas::body::{Mark, Run, SegmentId, parse_runs};
 use serde_json::Value;
 
-use crate::error::{Error, Result};
+use crate::error::BadWords;
 
 /// Reads `value` as the runs of request field `field`. With `notes`, every footnote marker must
 /// name one of them (the new words of a segment); without, markers are taken as written (the
 /// words as the person saw them, whose notes may since have gone).
 pub(crate) fn read_runs(
-    field: &str,
+    field: &'static str,
     value: &Value,
     notes: Option<&[SegmentId]>,
-) -> Result<Vec<Run>> {
-    let runs = parse_runs(value).map_err(|e| {
-        Error::BadRequest(match e {
-            SchemaError::Body { at, reason, .. } => format!("{field}{at}: {reason}"),
-            other => format!("{field}: {other}"),
-        })
-    })?;
+) -> Result<Vec<Run>, BadWords> {
+    let runs = parse_runs(value).map_err(|source| BadWords::Runs { field, source })?;
     if let Some(notes) = notes {
         for (i, run) in runs.iter().enumerate() {
             if let Run::Note(id) = run
                 && !notes.contains(id)
             {
-                return Err(Error::BadRequest(format!(
-                    "{field}[{i}]: note {:?} is not among the version's notes",
-                    id.as_str()
-                )));
+                return Err(BadWords::UnknownNote {
+                    field,
+                    index: i,
+                    note: id.clone(),
+                });
             }
         }
     }
@@ -41,22 +36,19 @@ pub(crate) fn read_runs(
 /// The words `before` says the person saw. It is "the segment as the person saw it", so the
 /// segment object itself is taken (its `text`) as well as the bare list of its runs; a segment
 /// object naming another segment than the one the change is about is refused.
-pub(crate) fn seen_runs(value: &Value, segment: Option<&SegmentId>) -> Result<Vec<Run>> {
+pub(crate) fn seen_runs(value: &Value, segment: Option<&SegmentId>) -> Result<Vec<Run>, BadWords> {
     let Value::Object(seen) = value else {
         return read_runs("before", value, None);
     };
     if let (Some(want), Some(id)) = (segment, seen.get("id"))
         && id.as_str() != Some(want.as_str())
     {
-        return Err(Error::BadRequest(format!(
-            "before is segment {}, but the change is to segment {}",
-            catalog_schemas::quote(&id.to_string()),
-            want.as_str()
-        )));
+        return Err(BadWords::OtherSegment {
+            seen: id.to_string(),
+            wanted: want.clone(),
+        });
     }
-    let text = seen.get("text").ok_or_else(|| {
-        Error::BadRequest("before: a segment object needs its text (the runs as seen)".into())
-    })?;
+    let text = seen.get("text").ok_or(BadWords::SeenWithoutText)?;
     read_runs("before.text", text, None)
 }
 

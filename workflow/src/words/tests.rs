@@ -3,7 +3,8 @@
 use catalog_schemas::body::{Body, Run, SegmentId, SegmentKind};
 use serde_json::{Value, json};
 
-use super::apply::{Plan, Refusal, WordsOp, apply};
+use super::apply::{NotApplied, Plan, WordsOp, apply};
+use crate::error::{BadWords, Missing};
 
 fn body() -> Body {
     Body::from_value(&json!({
@@ -104,7 +105,7 @@ fn an_edit_that_changes_nothing_is_refused() {
     );
     assert!(matches!(
         apply(Some(body()), &p, &mut ids()),
-        Err(Refusal::Bad(m)) if m.contains("change nothing")
+        Err(NotApplied::Bad(m)) if m.to_string().contains("change nothing")
     ));
 }
 
@@ -144,14 +145,14 @@ fn start_makes_the_first_segment_the_version_and_the_body() {
     p.version = SegmentId::new("yi").unwrap();
     assert!(matches!(
         apply(Some(body()), &p, &mut ids()),
-        Err(Refusal::Bad(m)) if m.starts_with("language:")
+        Err(NotApplied::Bad(m)) if m.to_string().starts_with("language:")
     ));
     p.language = Some("yi".into());
     p.segment = Some(SegmentId::new("p1").unwrap());
     // The same place keeps the same id across versions only when the id is new to the words.
     assert!(matches!(
         apply(Some(body()), &p, &mut ids()),
-        Err(Refusal::Bad(m)) if m.contains("already used")
+        Err(NotApplied::Bad(m)) if m.to_string().contains("already used")
     ));
     p.segment = Some(SegmentId::new("y1").unwrap());
     let out = apply(Some(body()), &p, &mut ids()).unwrap();
@@ -168,7 +169,7 @@ fn before_must_match_the_words_in_main() {
     p.before = Some(json!([{ "text": "ביום הזה" }, { "note": "n1" }]));
     assert!(apply(Some(body()), &p, &mut ids()).is_ok());
     p.before = Some(json!([{ "text": "ביום ההוא" }]));
-    let Err(Refusal::Changed {
+    let Err(NotApplied::Changed {
         field,
         before,
         main,
@@ -193,16 +194,19 @@ fn before_may_be_the_segment_object_as_seen() {
     p.before = Some(seen("p2", json!([{ "text": "ביום ההוא" }])));
     assert!(matches!(
         apply(Some(body()), &p, &mut ids()),
-        Err(Refusal::Changed { .. })
+        Err(NotApplied::Changed { .. })
     ));
     // Another segment's object, or one without its words, is a mistake in the request.
     p.before = Some(seen(
         "p1",
         json!([{ "text": "ביום הזה" }, { "note": "n1" }]),
     ));
-    let Err(Refusal::Bad(message)) = apply(Some(body()), &p, &mut ids()) else {
+    let Err(NotApplied::Bad(bad @ BadWords::OtherSegment { .. })) =
+        apply(Some(body()), &p, &mut ids())
+    else {
         panic!("another segment's object must be refused");
     };
+    let message = bad.to_string();
     assert!(
         message.contains("p1") && message.contains("p2"),
         "{message}"
@@ -210,7 +214,7 @@ fn before_may_be_the_segment_object_as_seen() {
     p.before = Some(json!({ "id": "p2", "kind": "paragraph" }));
     assert!(matches!(
         apply(Some(body()), &p, &mut ids()),
-        Err(Refusal::Bad(_))
+        Err(NotApplied::Bad(BadWords::SeenWithoutText))
     ));
 }
 
@@ -219,12 +223,12 @@ fn a_segment_gone_since_it_was_seen_is_a_change_not_a_miss() {
     let mut p = plan(WordsOp::Remove, Some("p9"), None);
     assert!(matches!(
         apply(Some(body()), &p, &mut ids()),
-        Err(Refusal::Missing(_))
+        Err(NotApplied::Missing(Missing::Segment { .. }))
     ));
     p.before = Some(json!([{ "text": "was here" }]));
     assert!(matches!(
         apply(Some(body()), &p, &mut ids()),
-        Err(Refusal::Changed { main: None, .. })
+        Err(NotApplied::Changed { main: None, .. })
     ));
 }
 
@@ -234,7 +238,7 @@ fn start_compares_before_with_the_first_segment_or_nothing() {
     p.before = Some(json!([]));
     assert!(matches!(
         apply(Some(body()), &p, &mut ids()),
-        Err(Refusal::Changed { .. })
+        Err(NotApplied::Changed { .. })
     ));
     p.before = Some(json!([{ "text": "פתיחה" }]));
     assert!(apply(Some(body()), &p, &mut ids()).is_ok());
@@ -256,7 +260,7 @@ fn new_words_may_only_mark_notes_of_their_version() {
     p.version = SegmentId::new("en").unwrap();
     assert!(matches!(
         apply(Some(body()), &p, &mut ids()),
-        Err(Refusal::Bad(m)) if m.contains("not among the version's notes")
+        Err(NotApplied::Bad(m)) if m.to_string().contains("not among the version's notes")
     ));
 }
 
@@ -265,18 +269,18 @@ fn changes_other_than_start_need_words_and_a_version() {
     let p = plan(WordsOp::Edit, Some("p1"), Some(json!([{ "text": "x" }])));
     assert!(matches!(
         apply(None, &p, &mut ids()),
-        Err(Refusal::Missing(_))
+        Err(NotApplied::Missing(Missing::Words(_)))
     ));
     let mut p = p;
     p.version = SegmentId::new("fr").unwrap();
     assert!(matches!(
         apply(Some(body()), &p, &mut ids()),
-        Err(Refusal::Missing(m)) if m.contains("no version fr")
+        Err(NotApplied::Missing(m)) if m.to_string().contains("no version fr")
     ));
     p.version = SegmentId::new("he").unwrap();
     p.language = Some("en".into());
     assert!(matches!(
         apply(Some(body()), &p, &mut ids()),
-        Err(Refusal::Bad(m)) if m.contains("is in he, not en")
+        Err(NotApplied::Bad(m)) if m.to_string().contains("is in he, not en")
     ));
 }

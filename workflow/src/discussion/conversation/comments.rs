@@ -5,13 +5,14 @@
 //! can be resolved. Only the author edits a comment; the author or a steward hides it, after
 //! which its words are no longer shown.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use catalog_schemas::Id;
 use serde::{Deserialize, Serialize};
 
 use crate::discussion::inbox::{Audience, Reason};
-use crate::error::{Error, Result};
+use crate::error::{Error, Limit, Missing, NotAllowed, Refusal, Result, Wording};
 use crate::kv::SUBJECT_COMMENTS;
 use crate::service::Workflow;
 use crate::subject::Subject;
@@ -138,37 +139,37 @@ impl From<CommentRecord> for Comment {
     }
 }
 
-/// Trims a body and holds it to 1-10000 characters.
-pub(crate) fn check_body(what: &str, body: &str) -> Result<String> {
+/// Trims a body and holds it to 1-10000 characters; `field` names it in the refusal.
+pub(crate) fn check_body(field: impl Into<Cow<'static, str>>, body: &str) -> Result<String> {
     let body = body.trim();
     let chars = body.chars().count();
     if chars == 0 || chars > MAX_BODY_CHARS {
-        return Err(Error::BadRequest(format!(
-            "{what}: give 1-{MAX_BODY_CHARS} characters (this has {chars})"
-        )));
+        let limit = Limit::new(field, 1..=MAX_BODY_CHARS, chars, Wording::GiveThisHas);
+        return Err(limit.into());
     }
     Ok(body.to_string())
 }
 
-/// Checks an anchor against the suggestion's items and writes its field as a pointer.
+/// Checks an anchor against the suggestion's items and writes its field as a pointer. A
+/// review names which of its field comments a refusal is about, so this answers a [`Refusal`].
 pub(crate) fn check_anchor(
     anchor: Anchor,
     suggestion: &Suggestion,
     items: &Items,
-) -> Result<Anchor> {
+) -> Result<Anchor, Refusal> {
     if !items.contains_key(&anchor.entity) {
-        return Err(Error::BadRequest(format!(
-            "anchor: item {} is not in suggestion {}",
-            anchor.entity, suggestion.id
-        )));
+        return Err(Refusal::AnchorOutside {
+            item: anchor.entity,
+            suggestion: suggestion.id,
+        });
     }
     let field = anchor.field.trim();
     let chars = field.chars().count();
     if chars == 0 || chars > MAX_FIELD_CHARS || field.chars().any(char::is_control) {
-        return Err(Error::BadRequest(format!(
-            "anchor field {:?}: give a field name or JSON Pointer of 1-{MAX_FIELD_CHARS} characters",
-            anchor.field
-        )));
+        return Err(Refusal::AnchorField {
+            field: anchor.field,
+            max: MAX_FIELD_CHARS,
+        });
     }
     let field = if field.starts_with('/') {
         field.to_string()
@@ -203,9 +204,7 @@ impl Workflow {
             }
             Subject::Report(_) => None,
             Subject::Project(slug) => {
-                return Err(Error::BadRequest(format!(
-                    "project {slug}: projects take no comments"
-                )));
+                return Err(Refusal::ProjectComment(slug.clone()).into());
             }
         };
         let anchor = match (new.anchor, &suggestion) {
@@ -214,9 +213,7 @@ impl Workflow {
                 Some(check_anchor(anchor, s, &self.suggestion_items(s.id)?)?)
             }
             (Some(_), None) => {
-                return Err(Error::BadRequest(
-                    "only a comment on a suggestion can be anchored to a field".into(),
-                ));
+                return Err(Refusal::AnchorOffSuggestion.into());
             }
         };
         if let Some(parent) = new.parent {
@@ -302,13 +299,14 @@ impl Workflow {
         let mut w = ActivityBatch::after(self, looked);
         let mut record = self.require_comment(id)?;
         if record.author != principal.handle {
-            return Err(Error::Forbidden(format!(
-                "comment {id} is @{}'s: only its author may change it",
-                record.author
-            )));
+            return Err(NotAllowed::EditComment {
+                comment: id,
+                author: record.author,
+            }
+            .into());
         }
         if record.hidden {
-            return Err(Error::State(format!("comment {id} is hidden")));
+            return Err(Refusal::CommentHidden(id).into());
         }
         // Only people newly named are told: the others were told when it was first written.
         let before = text::mentions(&record.body);
@@ -333,10 +331,11 @@ impl Workflow {
         let mut w = ActivityBatch::new(self);
         let mut record = self.require_comment(id)?;
         if record.author != principal.handle && !principal.steward {
-            return Err(Error::Forbidden(format!(
-                "comment {id} is @{}'s: only its author or a steward may hide it",
-                record.author
-            )));
+            return Err(NotAllowed::HideComment {
+                comment: id,
+                author: record.author,
+            }
+            .into());
         }
         if !record.hidden {
             record.hidden = true;
@@ -359,21 +358,18 @@ impl Workflow {
         principal.require_write()?;
         let record = self.require_comment(id)?;
         let Subject::Changeset(sid) = record.subject else {
-            return Err(Error::State(format!(
-                "comment {id} is not on a suggestion: only a suggestion's field comments can be resolved"
-            )));
+            return Err(Refusal::ResolveOffSuggestion(id).into());
         };
         if record.anchor.is_none() {
-            return Err(Error::State(format!(
-                "comment {id} is not about a field: only field comments can be resolved"
-            )));
+            return Err(Refusal::ResolveOffField(id).into());
         }
         let suggestion = self.require_visible(Some(principal), sid)?;
         if !self.may_resolve(principal, &suggestion)? {
-            return Err(Error::Forbidden(format!(
-                "@{} may not resolve comments on suggestion {sid}: its author, reviewers, keepers and stewards may",
-                principal.handle
-            )));
+            return Err(NotAllowed::ResolveComments {
+                who: principal.handle.clone(),
+                suggestion: sid,
+            }
+            .into());
         }
         let mut w = ActivityBatch::new(self);
         // Read again under the writer's lock: an edit or hide may have landed meanwhile.
@@ -393,7 +389,7 @@ impl Workflow {
 
     fn require_comment(&self, id: CommentId) -> Result<CommentRecord> {
         self.comment_record(id)?
-            .ok_or_else(|| Error::NotFound(format!("no comment {id}")))
+            .ok_or(Error::Missing(Missing::Comment(id)))
     }
 
     pub(crate) fn comment_view(&self, id: CommentId) -> Result<Option<Comment>> {
@@ -403,17 +399,19 @@ impl Workflow {
     fn require_parent(&self, parent: CommentId, subject: &Subject) -> Result<()> {
         match self.comment_record(parent)? {
             Some(p) if p.subject == *subject => Ok(()),
-            Some(_) => Err(Error::BadRequest(format!(
-                "parent comment {parent} is not on {subject}"
-            ))),
-            None => Err(Error::BadRequest(format!("no parent comment {parent}"))),
+            Some(_) => Err(Refusal::ParentElsewhere {
+                parent,
+                subject: subject.clone(),
+            }
+            .into()),
+            None => Err(Refusal::NoParent(parent).into()),
         }
     }
 
     fn require_talk_page(&self, item: Id) -> Result<()> {
         match self.inner.log.item_head(item)? {
             Some(_) => Ok(()),
-            None => Err(Error::NotFound(format!("no item {item}"))),
+            None => Err(Missing::Item(item).into()),
         }
     }
 

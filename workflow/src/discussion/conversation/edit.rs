@@ -1,7 +1,7 @@
 //! Changing a suggestion's title and description (`PATCH /v1/suggestions/{id}`). A changed title
 //! is a "renamed" event on the timeline.
 
-use crate::error::{Error, Result};
+use crate::error::{Act, Error, NotAllowed, Refusal, Result};
 use crate::service::Workflow;
 use crate::suggestions::{Status, Suggestion, SuggestionId, check_description, check_title};
 use catalog_identity::Principal;
@@ -27,9 +27,7 @@ impl Workflow {
     ) -> Result<Suggestion> {
         principal.require_write()?;
         if edit.title.is_none() && edit.description.is_none() {
-            return Err(Error::BadRequest(
-                "give a title or a description to change".into(),
-            ));
+            return Err(Refusal::NothingToEdit.into());
         }
         let title = edit.title.as_deref().map(check_title).transpose()?;
         let description = edit
@@ -40,16 +38,18 @@ impl Workflow {
         let _lock = self.suggestion_lock(id.0)?;
         let mut suggestion = self.require_visible(Some(principal), id)?;
         if principal.handle != suggestion.author && !principal.steward {
-            return Err(Error::Forbidden(format!(
-                "suggestion {id} is @{}'s: only its author or a steward may change it",
-                suggestion.author
-            )));
+            return Err(NotAllowed::EditSuggestion {
+                suggestion: id,
+                author: suggestion.author,
+            }
+            .into());
         }
         if matches!(suggestion.status, Status::Merged | Status::Withdrawn) {
-            return Err(Error::State(format!(
-                "suggestion {id} is {}: its title and description stay as they were",
-                suggestion.status
-            )));
+            return Err(Error::WrongStatus {
+                id,
+                status: suggestion.status,
+                act: Act::Edit,
+            });
         }
         let mut w = ActivityBatch::new(self);
         if let Some(title) = title

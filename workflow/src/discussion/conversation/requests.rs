@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::after_merge::AfterMerge;
 use crate::discussion::inbox::{Audience, Reason};
-use crate::error::{Error, Result};
+use crate::error::{
+    Act, Error, Limit, Missing, NotAllowed, Refusal, Result, Unit, UserClass, Wording,
+};
 use crate::kv::REVIEW_REQUESTS;
 use crate::permissions::{check_may_approve, keepers_of_touched_sets};
 use crate::records::ReviewRequestRecord;
@@ -68,9 +70,9 @@ impl Workflow {
     ) -> Result<Vec<ReviewRequest>> {
         principal.require_write()?;
         if reviewers.is_empty() || reviewers.len() > MAX_REVIEWERS {
-            return Err(Error::BadRequest(format!(
-                "reviewers: name 1-{MAX_REVIEWERS} people"
-            )));
+            let wording = Wording::Name(Unit::People);
+            let limit = Limit::new("reviewers", 1..=MAX_REVIEWERS, reviewers.len(), wording);
+            return Err(limit.into());
         }
         let _lock = self.suggestion_lock(id.0)?;
         let suggestion = self.require_visible(Some(principal), id)?;
@@ -80,14 +82,14 @@ impl Workflow {
         let mut wanted: Vec<Handle> = Vec::new();
         for handle in reviewers {
             if *handle == suggestion.author {
-                return Err(Error::BadRequest(format!(
-                    "@{handle} wrote suggestion {id} and cannot be asked to review it"
-                )));
+                return Err(Refusal::ReviewOwn {
+                    who: handle.clone(),
+                    suggestion: id,
+                }
+                .into());
             }
             if self.account_by_handle(handle)?.is_none() {
-                return Err(Error::BadRequest(format!(
-                    "reviewers: no account has the handle {handle}"
-                )));
+                return Err(Refusal::NoReviewer(handle.clone()).into());
             }
             if !wanted.contains(handle) {
                 wanted.push(handle.clone());
@@ -115,9 +117,11 @@ impl Workflow {
         }
         let key = request_key(id, handle);
         if self.kv().get_raw(REVIEW_REQUESTS, &key)?.is_none() {
-            return Err(Error::NotFound(format!(
-                "@{handle} is not asked to review suggestion {id}"
-            )));
+            return Err(Missing::ReviewRequest {
+                handle: handle.clone(),
+                suggestion: id,
+            }
+            .into());
         }
         let mut w = ActivityBatch::new(self);
         w.delete(REVIEW_REQUESTS, &key)?;
@@ -152,11 +156,17 @@ impl Workflow {
         if principal.handle == suggestion.author || principal.steward {
             return Ok(());
         }
-        check_may_approve(principal, suggestion, &AfterMerge::new(self, items)).map_err(|_| {
-            Error::Forbidden(format!(
-                "@{} may not ask for reviews of suggestion {}: its author, its keepers and stewards may",
-                principal.handle, suggestion.id
-            ))
+        // Refused in the words of asking, not approving; a failure to read stays what it is.
+        check_may_approve(principal, suggestion, &AfterMerge::new(self, items)).map_err(|e| {
+            if e.class() == Some(UserClass::Forbidden) {
+                NotAllowed::AskForReviews {
+                    who: principal.handle.clone(),
+                    suggestion: suggestion.id,
+                }
+                .into()
+            } else {
+                e
+            }
         })
     }
 
@@ -212,10 +222,11 @@ impl Workflow {
 fn require_reviewable(suggestion: &Suggestion) -> Result<()> {
     match suggestion.status {
         Status::Draft | Status::Open | Status::SentBack => Ok(()),
-        Status::Merged | Status::Withdrawn => Err(Error::State(format!(
-            "suggestion {} is {}: nobody can be asked to review it",
-            suggestion.id, suggestion.status
-        ))),
+        Status::Merged | Status::Withdrawn => Err(Error::WrongStatus {
+            id: suggestion.id,
+            status: suggestion.status,
+            act: Act::AskForReview,
+        }),
     }
 }
 

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::discussion::inbox::{Audience, Reason};
-use crate::error::{Error, Result};
+use crate::error::{Act, Error, Limit, Refusal, Result, Wording};
 use crate::kv::{REVIEW_REQUESTS, REVIEWS};
 use crate::resolutions::Resolutions;
 use crate::service::Workflow;
@@ -108,27 +108,26 @@ impl ReviewDraft {
     ) -> Result<ReviewDraft> {
         let body = match new.body.as_deref().map(str::trim) {
             None | Some("") => None,
-            Some(b) if b.chars().count() > MAX_BODY_CHARS => {
-                return Err(Error::BadRequest(format!(
-                    "body: at most {MAX_BODY_CHARS} characters"
-                )));
+            Some(b) => {
+                let chars = b.chars().count();
+                if chars > MAX_BODY_CHARS {
+                    let limit = Limit::new("body", 0..=MAX_BODY_CHARS, chars, Wording::AtMost);
+                    return Err(limit.into());
+                }
+                Some(b.to_string())
             }
-            Some(b) => Some(b.to_string()),
         };
-        if new.comments.len() > MAX_FIELD_COMMENTS {
-            return Err(Error::BadRequest(format!(
-                "comments: at most {MAX_FIELD_COMMENTS} in one review"
-            )));
+        let count = new.comments.len();
+        if count > MAX_FIELD_COMMENTS {
+            let wording = Wording::AtMostInOneReview;
+            return Err(Limit::new("comments", 0..=MAX_FIELD_COMMENTS, count, wording).into());
         }
         if new.resolutions.is_some() && new.verdict != Verdict::Approve {
-            return Err(Error::BadRequest(
-                "resolutions settle conflicts when approving: give them only with verdict approve"
-                    .into(),
-            ));
+            return Err(Refusal::ResolutionsWithoutApprove.into());
         }
         let mut comments = Vec::with_capacity(new.comments.len());
         for (i, c) in new.comments.into_iter().enumerate() {
-            let body = check_body(&format!("comments[{i}].body"), &c.body)?;
+            let body = check_body(format!("comments[{i}].body"), &c.body)?;
             let anchor = check_anchor(
                 Anchor {
                     entity: c.entity,
@@ -137,13 +136,14 @@ impl ReviewDraft {
                 suggestion,
                 items,
             )
-            .map_err(|e| Error::BadRequest(format!("comments[{i}]: {e}")))?;
+            .map_err(|refusal| Refusal::FieldComment {
+                index: i,
+                refusal: Box::new(refusal),
+            })?;
             comments.push((anchor, body));
         }
         if new.verdict == Verdict::Comment && body.is_none() && comments.is_empty() {
-            return Err(Error::BadRequest(
-                "a comment review needs a body or field comments".into(),
-            ));
+            return Err(Refusal::EmptyCommentReview.into());
         }
         Ok(ReviewDraft {
             verdict: new.verdict,
@@ -265,10 +265,11 @@ impl Workflow {
         let _lock = self.suggestion_lock(id.0)?;
         let suggestion = self.require_visible(Some(principal), id)?;
         if !matches!(suggestion.status, Status::Open | Status::SentBack) {
-            return Err(Error::State(format!(
-                "suggestion {id} is {}: only an open or sent back suggestion can be reviewed",
-                suggestion.status
-            )));
+            return Err(Error::WrongStatus {
+                id,
+                status: suggestion.status,
+                act: Act::Review,
+            });
         }
         let draft = ReviewDraft::check(new, &suggestion, &self.suggestion_items(id)?)?;
         let looked = self.look_up_review(&draft)?;

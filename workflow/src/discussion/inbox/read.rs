@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::after_merge::stored_data;
 use crate::discussion::conversation::writer::ActivityBatch;
-use crate::error::{Error, Result};
+use crate::error::{Error, Limit, Missing, Result, Unit, Vocabulary, Wording};
 use crate::kv::{INBOX_IDS, INBOX_UNREAD};
 use crate::service::Workflow;
 use crate::subject::Subject;
@@ -38,12 +38,9 @@ impl InboxFilter {
                 .into_iter()
                 .find(|r| r.as_str() == raw)
                 .map(InboxFilter::Reason)
-                .ok_or_else(|| {
-                    Error::BadRequest(format!(
-                        "filter {raw} is not one of unread, all, mention, review_requested, \
-                         assigned, author, comment, review, state, followed",
-                        raw = catalog_schemas::quote(raw)
-                    ))
+                .ok_or_else(|| Error::NotOneOf {
+                    value: raw.to_string(),
+                    of: Vocabulary::InboxFilters,
                 }),
         }
     }
@@ -181,9 +178,8 @@ impl Workflow {
         let lines: Vec<LineRecord> = match &mark.target {
             InboxTarget::Ids(ids) => {
                 if ids.is_empty() || ids.len() > MAX_MARK_IDS {
-                    return Err(Error::BadRequest(format!(
-                        "ids: name 1-{MAX_MARK_IDS} lines"
-                    )));
+                    let wording = Wording::Name(Unit::Lines);
+                    return Err(Limit::new("ids", 1..=MAX_MARK_IDS, ids.len(), wording).into());
                 }
                 let mut out = Vec::with_capacity(ids.len());
                 for id in ids {
@@ -194,7 +190,7 @@ impl Workflow {
                         .map(|key| self.kv().get::<LineRecord>(&key))
                         .transpose()?
                         .flatten()
-                        .ok_or_else(|| Error::NotFound(format!("no line {id} in your inbox")))?;
+                        .ok_or(Missing::InboxLine(*id))?;
                     if !out.iter().any(|l: &LineRecord| l.id == line.id) {
                         out.push(line);
                     }

@@ -44,7 +44,7 @@ pub use timeline::{Happened, TimelineEvent};
 pub use view::{ClosingSuggestion, IssueRights, IssueThread};
 
 use crate::discussion::threads::ThreadKind;
-use crate::error::{Error, Result};
+use crate::error::{Limit, Missing, Result, Wording};
 use crate::records::IssueRecord;
 use crate::service::Workflow;
 use crate::suggestions::ThreadNumber;
@@ -79,7 +79,7 @@ impl Workflow {
     ) -> Result<Issue> {
         match self.issue_by_number(number)? {
             Some(issue) if self.may_read_issue(viewer, &issue)? => Ok(issue),
-            _ => Err(Error::NotFound(format!("no issue {number}"))),
+            _ => Err(Missing::Issue(number).into()),
         }
     }
 
@@ -96,12 +96,13 @@ impl Workflow {
 }
 
 /// `text` trimmed, refused when longer than `max` characters; empty becomes `None`.
-fn optional_text(name: &str, text: Option<&str>, max: usize) -> Result<Option<String>> {
-    match text.map(str::trim).filter(|t| !t.is_empty()) {
-        Some(t) if t.chars().count() > max => Err(Error::BadRequest(format!(
-            "{name}: at most {max} characters, not {}",
-            t.chars().count()
-        ))),
-        other => Ok(other.map(str::to_string)),
+fn optional_text(name: &'static str, text: Option<&str>, max: usize) -> Result<Option<String>> {
+    let Some(t) = text.map(str::trim).filter(|t| !t.is_empty()) else {
+        return Ok(None);
+    };
+    let chars = t.chars().count();
+    if chars > max {
+        return Err(Limit::new(name, 0..=max, chars, Wording::AtMostNot).into());
     }
+    Ok(Some(t.to_string()))
 }

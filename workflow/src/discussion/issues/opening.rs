@@ -1,7 +1,6 @@
 //! Opening an issue: checking what was sent, taking a number from the counter shared with
 //! suggestions, and writing the issue, its index entry and its first event in one batch.
 
-use catalog_projector::Lookup;
 use catalog_schemas::Id;
 
 use crate::after_merge::stored_data;
@@ -9,7 +8,7 @@ use crate::discussion::issues::record::{EntityRef, Issue, IssueId, ReportKind, S
 use crate::discussion::issues::timeline::{Happened, TimelineEvent};
 use crate::discussion::issues::{MAX_BODY_CHARS, MAX_TITLE_CHARS, optional_text};
 use crate::discussion::threads::{self, ThreadRef};
-use crate::error::{Error, Result};
+use crate::error::{Limit, Missing, Refusal, Result, Unit, Wording};
 use crate::permissions::sets_of;
 use crate::records::IssueRecord;
 use crate::service::Workflow;
@@ -42,10 +41,7 @@ impl Workflow {
         let title = title(&new.title)?;
         let body = optional_text("body", new.body.as_deref(), MAX_BODY_CHARS)?;
         if !new.labels.is_empty() {
-            return Err(Error::BadRequest(format!(
-                "labels arrive with a later issue: open it without labels (got {})",
-                new.labels.join(", ")
-            )));
+            return Err(Refusal::Labels(new.labels).into());
         }
         let kind = new.kind.unwrap_or(ReportKind::Other);
         let private = kind.always_private() || new.private.unwrap_or(false);
@@ -89,22 +85,20 @@ impl Workflow {
 
     /// The item an issue is about, and the first set it belongs to.
     fn entity_of(&self, id: Id) -> Result<(Option<EntityRef>, Option<Id>)> {
-        match self.inner.read_models.item(id)? {
-            Lookup::Found(stored) => {
-                let set = sets_of(&stored_data(&stored)?).first().copied();
-                let entity = EntityRef {
-                    id,
-                    ty: stored.ty,
-                    path: stored.path,
-                };
-                Ok((Some(entity), set))
+        let stored = match Missing::from_lookup(id, self.inner.read_models.item(id)?) {
+            Ok(stored) => stored,
+            Err(Missing::ItemMerged { id, into }) => {
+                return Err(Missing::IssueItemMerged { id, into }.into());
             }
-            Lookup::Merged { into } => Err(Error::NotFound(format!(
-                "item {id} was merged into {into}: open the issue about {into}"
-            ))),
-            Lookup::Deleted => Err(Error::NotFound(format!("item {id} was deleted"))),
-            Lookup::Missing => Err(Error::NotFound(format!("no item {id}"))),
-        }
+            Err(missing) => return Err(missing.into()),
+        };
+        let set = sets_of(&stored_data(&stored)?).first().copied();
+        let entity = EntityRef {
+            id,
+            ty: stored.ty,
+            path: stored.path,
+        };
+        Ok((Some(entity), set))
     }
 }
 
@@ -112,9 +106,8 @@ fn title(raw: &str) -> Result<String> {
     let title = raw.trim();
     let chars = title.chars().count();
     if chars == 0 || chars > MAX_TITLE_CHARS {
-        return Err(Error::BadRequest(format!(
-            "title: give 1-{MAX_TITLE_CHARS} characters, not {chars}"
-        )));
+        let wording = Wording::Give(Unit::Characters);
+        return Err(Limit::new("title", 1..=MAX_TITLE_CHARS, chars, wording).into());
     }
     Ok(title.to_string())
 }

@@ -7,7 +7,7 @@ use std::str::FromStr;
 use catalog_schemas::{Id, ItemType, Name};
 use serde::{Deserialize, Serialize};
 
-use crate::error::Error;
+use crate::error::{Error, Vocabulary};
 use crate::suggestions::ThreadNumber;
 use catalog_identity::AccountId;
 use catalog_identity::Handle;
@@ -112,13 +112,9 @@ impl FromStr for ReportKind {
         ReportKind::ALL
             .into_iter()
             .find(|k| k.as_str() == s)
-            .ok_or_else(|| {
-                let names: Vec<&str> = ReportKind::ALL.iter().map(|k| k.as_str()).collect();
-                Error::BadRequest(format!(
-                    "type {s} is not a report kind: use one of {}",
-                    names.join(", "),
-                    s = catalog_schemas::quote(s)
-                ))
+            .ok_or_else(|| Error::NotOneOf {
+                value: s.to_string(),
+                of: Vocabulary::ReportKinds,
             })
     }
 }

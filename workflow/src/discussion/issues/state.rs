@@ -7,7 +7,7 @@
 //! | closed | `open`        | open    | null         |
 //!
 //! Anything else (opening an open issue, closing a closed one, even with the other reason) is
-//! refused with `Error::State` and writes nothing. Closing by a merged suggestion is in
+//! refused with `Refusal::IssueState` and writes nothing. Closing by a merged suggestion is in
 //! `closing`.
 
 use serde::Deserialize;
@@ -15,7 +15,7 @@ use serde::Deserialize;
 use crate::discussion::issues::record::{IssueState, ShownIssue, StateReason};
 use crate::discussion::issues::timeline::{Happened, TimelineEvent};
 use crate::discussion::issues::{MAX_NOTE_CHARS, optional_text};
-use crate::error::{Error, Result};
+use crate::error::{NotAllowed, Refusal, Result};
 use crate::records::IssueRecord;
 use crate::service::Workflow;
 use crate::suggestions::ThreadNumber;
@@ -31,7 +31,7 @@ pub enum WantedState {
 }
 
 impl WantedState {
-    fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             WantedState::Open => "open",
             WantedState::Completed => "completed",
@@ -54,11 +54,11 @@ impl Workflow {
         let _guard = self.registry_lock();
         let mut issue = self.readable_issue(Some(principal), number)?;
         if !self.may_triage_issue(principal, &issue)? {
-            return Err(Error::Forbidden(format!(
-                "@{} may not close or reopen issue {number}: its author, the keepers of its \
-                 item's sets and stewards may",
-                principal.handle
-            )));
+            return Err(NotAllowed::TriageIssue {
+                who: principal.handle.clone(),
+                issue: number,
+            }
+            .into());
         }
         let what = match (issue.state, wanted) {
             (IssueState::Open, WantedState::Completed) => Happened::Closed {
@@ -71,10 +71,12 @@ impl Workflow {
             },
             (IssueState::Closed, WantedState::Open) => Happened::Reopened { note },
             (state, wanted) => {
-                return Err(Error::State(format!(
-                    "issue {number} is {state}: it cannot be set to {}",
-                    wanted.as_str()
-                )));
+                return Err(Refusal::IssueState {
+                    issue: number,
+                    state,
+                    wanted,
+                }
+                .into());
             }
         };
         let now = self.now();

@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use super::{Shelf, ids, plan, s};
-use crate::{ChangeKind, Error, Kind, Status};
+use crate::{ChangeKind, Error, Kind, Refusal, Status};
 
 #[test]
 fn a_path_claimed_twice_is_blamed_on_the_operation_that_claims_it() {
@@ -59,6 +59,6 @@ fn a_plan_that_changes_nothing_is_refused() {
     );
     assert!(matches!(
         t.wf().organize(&t.steward, &plan(ops, true)),
-        Err(Error::BadRequest(_))
+        Err(Error::Refused(Refusal::PlanChangesNothing))
     ));
 }

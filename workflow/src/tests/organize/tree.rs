@@ -8,7 +8,7 @@ use super::Shelf;
 use crate::organize::tree::Caps;
 use crate::tests::Harness;
 use crate::tests::{merge, new_item};
-use crate::{Error, Tree, TreeNode};
+use crate::{Error, Limit, Refusal, Tree, TreeNode};
 
 #[test]
 fn the_tree_lists_sets_sefarim_volumes_and_units_with_counts() {
@@ -32,16 +32,24 @@ fn the_tree_lists_sets_sefarim_volumes_and_units_with_counts() {
     assert_eq!(parts[0].children.as_ref().unwrap().len(), 2);
     assert!(matches!(
         t.wf().catalog_tree(Some(t.units[0]), 1),
-        Err(Error::BadRequest(_))
+        Err(Error::Refused(Refusal::TreeRoot {
+            is: ItemType::Unit,
+            ..
+        }))
     ));
     assert!(matches!(
         t.wf().catalog_tree(None, 0),
-        Err(Error::BadRequest(_))
+        Err(Error::Limit(Limit { got: 0, .. }))
     ));
     assert!(t.wf().catalog_tree(None, crate::MAX_DEPTH).is_ok());
     assert!(matches!(
         t.wf().catalog_tree(None, crate::MAX_DEPTH + 1),
-        Err(Error::BadRequest(_))
+        Err(Error::Limit(Limit {
+            min: 1,
+            max: 5,
+            got: 6,
+            ..
+        }))
     ));
 }
 
