@@ -1,6 +1,6 @@
 use std::path::PathBuf;
 
-/// What making a copy of the store can fail with.
+/// What making or restoring a copy of the store can fail with.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The destination must not exist yet: a checkpoint never overwrites anything.
@@ -12,4 +12,13 @@ pub enum Error {
     Log(#[from] catalog_log_core::Error),
     #[error("storage: {0}")]
     Storage(#[from] rocksdb::Error),
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A backup's manifest is missing its fields or cannot be written.
+    #[error("backup manifest: {0}")]
+    Manifest(String),
 }

@@ -7,14 +7,20 @@
 //! replaying the log from the beginning; that is how a backup or a new replica skips work already
 //! done. Signed editions and dumps (a later issue) will live here too, beside this.
 //!
+//! Backups are the same copy plus the files beside the database that cannot be made again (keys,
+//! editions), with a manifest naming the commit they hold, and a restore that puts them back.
+//!
 //! It must not write into the live store: it only reads it and writes the copy's directory.
 //!
 //! Layout:
 //! - `checkpoint` — [`create_checkpoint`] and what it reports ([`CheckpointInfo`]).
+//! - `backup` — [`backup`], [`restore`] and the manifest ([`BackupInfo`]).
 //! - `error` — the crate's [`Error`].
 
+mod backup;
 mod checkpoint;
 mod error;
 
+pub use backup::{BACKUP_MANIFEST, BackupInfo, backup, read_backup, restore};
 pub use checkpoint::{CheckpointInfo, create_checkpoint};
 pub use error::Error;

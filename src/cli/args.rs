@@ -38,6 +38,23 @@ pub enum Command {
     Rebuild(RebuildArgs),
     /// Check the hash chain and that the read models match the log.
     Verify,
+    /// Copy the whole store and the files beside it into OUT (which must not exist), also while
+    /// a server runs on the data directory (it makes the copy).
+    Backup(BackupArgs),
+    /// Put a backup back as the data directory (which must be missing or empty).
+    RestoreBackup(RestoreArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct BackupArgs {
+    /// Where the backup goes; made here, never overwritten.
+    pub out: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub struct RestoreArgs {
+    /// A directory `catalog backup` made.
+    pub backup: PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -161,6 +178,19 @@ mod tests {
             (a.handle.as_str(), a.scopes.as_str()),
             ("ann", "read,write")
         );
+    }
+
+    #[test]
+    fn backup_and_restore_take_one_directory() {
+        let cli = Cli::try_parse_from(["catalog", "backup", "/tmp/b", "--data", "/tmp/d"])
+            .expect("parses");
+        let Command::Backup(b) = cli.command else {
+            panic!("backup expected")
+        };
+        assert_eq!(b.out, PathBuf::from("/tmp/b"));
+        assert!(Cli::try_parse_from(["catalog", "backup"]).is_err());
+        let cli = Cli::try_parse_from(["catalog", "restore-backup", "/tmp/b"]).expect("parses");
+        assert!(matches!(cli.command, Command::RestoreBackup(_)));
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! The subcommands; `run` picks one.
 
 pub mod args;
+mod backup;
+mod control;
 mod maintenance;
 mod people;
 mod serve;
@@ -22,5 +24,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         } => people::add_token(&data, a).map(|()| ExitCode::SUCCESS),
         Command::Rebuild(a) => maintenance::rebuild(&data, a).map(|()| ExitCode::SUCCESS),
         Command::Verify => maintenance::verify(&data),
+        Command::Backup(a) => backup::backup(&data, &a.out).map(|()| ExitCode::SUCCESS),
+        Command::RestoreBackup(a) => backup::restore(&data, &a.backup).map(|()| ExitCode::SUCCESS),
     }
 }

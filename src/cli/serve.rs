@@ -38,6 +38,7 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
         max_in_flight: a.max_concurrent_requests.get(),
         cursor_key: Some(cursor_key(data)?),
     };
+    let store = services.store;
     let state = AppState::new(
         services.log,
         services.read_models,
@@ -50,7 +51,10 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    runtime.block_on(run(state, &a.addr))
+    runtime.block_on(async {
+        super::control::listen(data, store);
+        run(state, &a.addr).await
+    })
 }
 
 /// The file in the data directory that keeps the cursor key.

@@ -5,6 +5,23 @@ use std::path::Path;
 use anyhow::Context as _;
 use catalog_log_core::Store;
 
+/// Another process (a running server) holds the store's lock.
+#[derive(Debug)]
+pub struct Held(String);
+
+impl std::fmt::Display for Held {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Held {}
+
+/// True when `open` failed because a server holds the store.
+pub fn is_held(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<Held>().is_some()
+}
+
 pub fn open(data: &Path) -> anyhow::Result<Store> {
     std::fs::create_dir_all(data)
         .with_context(|| format!("cannot make data directory {}", data.display()))?;
@@ -13,7 +30,7 @@ pub fn open(data: &Path) -> anyhow::Result<Store> {
     match Store::open(data, &cfs) {
         Ok(store) => Ok(store),
         // log-core's message already names the directory and the likely cause.
-        Err(catalog_log_core::Error::Locked(why)) => Err(anyhow::anyhow!(why)),
+        Err(catalog_log_core::Error::Locked(why)) => Err(Held(why).into()),
         Err(e) => Err(e).with_context(|| format!("cannot open the store in {}", data.display())),
     }
 }
@@ -25,6 +42,7 @@ pub fn search_dir(data: &Path) -> std::path::PathBuf {
 
 /// Everything a command that touches workflow needs, started over one store.
 pub struct Services {
+    pub store: Store,
     pub log: catalog_log_core::Log,
     pub projector: catalog_projector::Projector,
     pub read_models: catalog_projector::ReadModels,
@@ -43,6 +61,7 @@ pub fn services(data: &Path) -> anyhow::Result<Services> {
     let search = catalog_search::SearchProjection::start(&search_dir(data), &log)
         .context("cannot open the search index")?;
     Ok(Services {
+        store,
         log,
         projector,
         read_models,
