@@ -2,6 +2,7 @@
 
 pub mod args;
 mod maintenance;
+mod mirror;
 mod people;
 mod serve;
 mod store;
@@ -22,5 +23,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         } => people::add_token(&data, a).map(|()| ExitCode::SUCCESS),
         Command::Rebuild(a) => maintenance::rebuild(&data, a).map(|()| ExitCode::SUCCESS),
         Command::Verify => maintenance::verify(&data),
+        Command::Mirror(a) => mirror::mirror(&data, a).map(|()| ExitCode::SUCCESS),
     }
 }
