@@ -6,7 +6,7 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::flow::{Put, create, first_of, fresh_copy, merge};
 use common::http::Api;

@@ -43,6 +43,7 @@ pub(crate) struct MirrorView {
     /// since it last did (since it started, if it never has).
     lag_seconds: u64,
     /// When the primary last answered (RFC 3339 UTC); `null` before it first has.
+    #[schema(required)]
     last_contact: Option<String>,
 }
 
