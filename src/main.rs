@@ -10,6 +10,7 @@
 //! - `cli::serve` — `catalog serve`.
 //! - `cli::people` — `catalog account add`, `catalog token add`.
 //! - `cli::maintenance` — `catalog rebuild`, `catalog verify`.
+//! - `cli::mirror` — `catalog mirror`: follow another server's commits and serve them read-only.
 
 mod cli;
 

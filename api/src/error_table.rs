@@ -28,7 +28,9 @@ pub(crate) fn log_core(e: &catalog_log_core::Error, message: String) -> Mapped {
             ..Mapped::user(StatusCode::CONFLICT, "conflict", message)
         },
         E::Storage(inner) => storage(inner),
-        E::Locked(_) | E::Chain { .. } | E::Corrupt(_) | E::Closed => Mapped::internal(),
+        E::Locked(_) | E::Chain { .. } | E::Import { .. } | E::Corrupt(_) | E::Closed => {
+            Mapped::internal()
+        }
     }
 }
 

@@ -21,6 +21,8 @@
 //!   every request (`guards`), the access log.
 //! - `openapi` — the document's frame (title, version, security schemes); the answer schemas are
 //!   derived from the answer types themselves (the lower crates' `utoipa` features).
+//! - `mirror` — what a mirror knows of its primary ([`MirrorStatus`]); `http::read_only` refuses
+//!   its writes.
 //! - `routes` — one module per area, each with `router()`: `about`, `entities`, `history`,
 //!   `lookup`, `dates`, `browse`, `commits`, `suggestions`, `conversation`, `comments` (talk pages and
 //!   single comments), `inbox`, `issues`, `organize`, `threads`, `account`.
@@ -32,6 +34,7 @@ mod error_table;
 mod extract;
 mod http;
 mod login_limits;
+mod mirror;
 mod openapi;
 mod ratelimit;
 mod routes;
@@ -49,6 +52,7 @@ pub use error::{ApiError, ErrorBody};
 pub use http::guards::{IN_FLIGHT_WAIT, MAX_IN_FLIGHT, REQUEST_TIMEOUT};
 pub use http::identity::SESSION_COOKIE;
 pub use login_limits::{HASHING_WAIT, LOGIN_ADDRESS_FACTOR, LOGIN_PER_HANDLE_PER_MINUTE};
+pub use mirror::MirrorStatus;
 pub use state::{AppState, CursorKey, Settings};
 
 /// The whole HTTP application over `state`.
@@ -59,14 +63,24 @@ pub fn router(state: AppState) -> Router {
     spawn_bucket_sweeper(&state);
     spawn_session_sweeper(&state);
     let (routes, _doc) = routes::all().split_for_parts();
-    routes
+    let routes = routes
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(extract::JSON_BODY_LIMIT))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             http::identity::identify,
+        ));
+    // Outside identity: a mirror refuses a write before it looks at who sent it.
+    let routes = if state.mirror.is_some() {
+        routes.layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            http::read_only::read_only,
         ))
+    } else {
+        routes
+    };
+    routes
         .layer(axum::middleware::from_fn(http::conditional::conditional))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

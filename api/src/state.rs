@@ -19,6 +19,7 @@ use crate::error::ApiError;
 use crate::http::answer::Answer;
 use crate::http::guards::{MAX_IN_FLIGHT, REQUEST_TIMEOUT};
 use crate::login_limits::{LOGIN_PER_HANDLE_PER_MINUTE, LoginLimits};
+use crate::mirror::MirrorStatus;
 use crate::ratelimit::RateLimits;
 
 /// Settings the operator chooses at `catalog serve`.
@@ -76,6 +77,8 @@ pub struct AppState {
     /// Places for requests in progress (`Settings::max_in_flight`).
     pub in_flight: Arc<tokio::sync::Semaphore>,
     pub settings: Settings,
+    /// Set on a mirror (`catalog mirror`): its primary and lag; writes are then refused.
+    pub mirror: Option<Arc<MirrorStatus>>,
 }
 
 impl AppState {
@@ -97,6 +100,15 @@ impl AppState {
             login_limits: Arc::new(LoginLimits::new(settings.login_per_minute)),
             in_flight: Arc::new(tokio::sync::Semaphore::new(settings.max_in_flight.max(1))),
             settings,
+            mirror: None,
+        }
+    }
+
+    /// This state for a mirror of the primary `status` names: reads only, lag in `/v1/stats`.
+    pub fn mirror_of(self, status: Arc<MirrorStatus>) -> AppState {
+        AppState {
+            mirror: Some(status),
+            ..self
         }
     }
 }

@@ -40,6 +40,12 @@ pub enum Error {
     #[error("hash chain broken at commit {seq}: {why}")]
     Chain { seq: Seq, why: String },
 
+    /// A commit another log made does not follow this one (`Log::import`): a gap, one already
+    /// held, revisions out of step, or a hash that does not chain to the head. Nothing of it
+    /// was written.
+    #[error("commit {seq} cannot be imported: {why}")]
+    Import { seq: Seq, why: String },
+
     /// Stored bytes that cannot be read back.
     #[error("corrupt log record: {0}")]
     Corrupt(String),

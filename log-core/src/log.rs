@@ -124,7 +124,26 @@ impl Log {
         let (reply, answer) = channel::bounded(1);
         let requests = self.inner.requests.as_ref().ok_or(Error::Closed)?;
         requests
-            .send(Request { commit, reply })
+            .send(Request::Append { commit, reply })
+            .map_err(|_| Error::Closed)?;
+        answer.recv().map_err(|_| Error::Closed)?
+    }
+
+    /// Stores commits another log made (a mirror copying its primary), exactly as they are:
+    /// their seq, time, revisions and hash. Each must be the next commit (no gap, none the log
+    /// already holds), number its revisions on from the log's, and carry the hash that chains it
+    /// to the log's head. Those that do before the first that does not are written in one
+    /// synced batch; that one is refused with `Error::Import` naming its seq, and the rest are
+    /// left out. Returns the new head. A log that imports should take no appends: theirs would
+    /// not be the other log's commits.
+    pub fn import(&self, commits: Vec<Commit>) -> Result<Seq, Error> {
+        if commits.is_empty() {
+            return Ok(self.head());
+        }
+        let (reply, answer) = channel::bounded(1);
+        let requests = self.inner.requests.as_ref().ok_or(Error::Closed)?;
+        requests
+            .send(Request::Import { commits, reply })
             .map_err(|_| Error::Closed)?;
         answer.recv().map_err(|_| Error::Closed)?
     }

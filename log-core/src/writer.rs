@@ -29,10 +29,18 @@ const GROUP_MAX_COMMITS: usize = 1024;
 /// Most record bytes in one batch, so a burst of large commits does not build a huge batch.
 const GROUP_MAX_BYTES: usize = 16 << 20;
 
-/// One append waiting for the writer, with the channel its answer goes back on.
-pub(crate) struct Request {
-    pub commit: NewCommit,
-    pub reply: Sender<Result<Commit, Error>>,
+/// What waits for the writer, with the channel its answer goes back on.
+pub(crate) enum Request {
+    /// A new commit, which the writer numbers, times and hashes.
+    Append {
+        commit: NewCommit,
+        reply: Sender<Result<Commit, Error>>,
+    },
+    /// Commits another log made, stored exactly as they are (a mirror); answered with the head.
+    Import {
+        commits: Vec<Commit>,
+        reply: Sender<Result<Seq, Error>>,
+    },
 }
 
 /// Where the log stands after the last durable write.
@@ -62,6 +70,16 @@ struct Group {
 }
 
 impl Group {
+    fn new(tip: Tip) -> Group {
+        Group {
+            batch: WriteBatch::default(),
+            tip,
+            heads: HashMap::new(),
+            accepted: Vec::new(),
+            bytes: 0,
+        }
+    }
+
     fn full(&self) -> bool {
         self.accepted.len() >= GROUP_MAX_COMMITS || self.bytes >= GROUP_MAX_BYTES
     }
@@ -71,20 +89,22 @@ impl Appender {
     /// Runs until every sender is gone (the last `Log` clone was dropped).
     pub fn run(mut self) {
         while let Ok(first) = self.requests.recv() {
-            let mut group = Group {
-                batch: WriteBatch::default(),
-                tip: self.tip,
-                heads: HashMap::new(),
-                accepted: Vec::new(),
-                bytes: 0,
-            };
+            let mut group = Group::new(self.tip);
             let mut request = first;
             loop {
-                match self.stage(&mut group, request.commit) {
-                    Ok(commit) => group.accepted.push((request.reply, commit)),
-                    // A rejected request is answered at once; it is not part of the batch.
-                    Err(err) => {
-                        let _ = request.reply.send(Err(err));
+                match request {
+                    Request::Append { commit, reply } => match self.stage(&mut group, commit) {
+                        Ok(commit) => group.accepted.push((reply, commit)),
+                        // A rejected request is answered at once; it is not part of the batch.
+                        Err(err) => {
+                            let _ = reply.send(Err(err));
+                        }
+                    },
+                    Request::Import { commits, reply } => {
+                        // Imports are written on their own, after the appends before them.
+                        self.flush(group);
+                        let _ = reply.send(self.import(commits));
+                        group = Group::new(self.tip);
                     }
                 }
                 if group.full() {
@@ -146,14 +166,20 @@ impl Appender {
         };
         let json = commit.seal(&group.tip.hash);
         reads_back(&json)?;
+        self.put(group, &commit, &json);
+        Ok(commit)
+    }
 
+    /// Adds a sealed commit's records to the group's batch and moves the group's tip to it.
+    fn put(&self, group: &mut Group, commit: &Commit, json: &[u8]) {
+        let seq = commit.seq;
         let commits = self.store.log_cf(CF_COMMITS);
         let revisions = self.store.log_cf(CF_REVISIONS);
         let item_revs = self.store.log_cf(CF_ITEM_REVS);
         group.bytes += json.len();
         group
             .batch
-            .put_cf(commits, seq.to_key(), record::envelope(&json));
+            .put_cf(commits, seq.to_key(), record::envelope(json));
         for revision in commit.revisions() {
             let bytes = record::encode_revision(&revision);
             group.bytes += bytes.len();
@@ -167,9 +193,53 @@ impl Appender {
         }
 
         group.tip.seq = seq;
-        group.tip.hash = commit.hash_bytes().expect("seal sets a well-formed hash");
-        group.tip.next_rev = next_rev;
-        Ok(commit)
+        group.tip.hash = commit
+            .hash_bytes()
+            .expect("a sealed commit has a well-formed hash");
+        if let Some(last) = commit.changes.last() {
+            group.tip.next_rev = last.rev.next();
+        }
+    }
+
+    /// Checks commits another log made and stores the ones that follow this log, exactly as
+    /// they came, in one synced batch. Stops at the first that does not follow (its seq is not
+    /// the next, its revisions not the next ones, its hash not the chain's): the ones before it
+    /// are written, it and the rest are not, and the answer names it.
+    fn import(&mut self, commits: Vec<Commit>) -> Result<Seq, Error> {
+        let mut group = Group::new(self.tip);
+        let mut refused = None;
+        let mut staged = 0;
+        for commit in commits {
+            match follows(&group.tip, &commit) {
+                Ok(json) => {
+                    self.put(&mut group, &commit, &json);
+                    staged += 1;
+                }
+                Err(err) => {
+                    refused = Some(err);
+                    break;
+                }
+            }
+        }
+        if staged > 0 {
+            self.write(group.batch, group.tip).map_err(Error::Storage)?;
+            tracing::info!(head = self.tip.seq.0, commits = staged, "commits imported");
+        }
+        match refused {
+            Some(err) => Err(err),
+            None => Ok(self.tip.seq),
+        }
+    }
+
+    /// Writes a batch with fsync, then moves the head to `tip`.
+    fn write(&mut self, batch: WriteBatch, tip: Tip) -> Result<(), rocksdb::Error> {
+        let mut options = WriteOptions::default();
+        options.set_sync(true);
+        self.store.db().write_opt(batch, &options)?;
+        self.tip = tip;
+        self.shared.advance(self.tip.seq, self.tip.hash);
+        self.shared.batches.fetch_add(1, Ordering::Relaxed);
+        Ok(())
     }
 
     /// Writes the group with fsync, then moves the head and answers everyone in it.
@@ -177,13 +247,8 @@ impl Appender {
         if group.accepted.is_empty() {
             return;
         }
-        let mut options = WriteOptions::default();
-        options.set_sync(true);
-        match self.store.db().write_opt(group.batch, &options) {
+        match self.write(group.batch, group.tip) {
             Ok(()) => {
-                self.tip = group.tip;
-                self.shared.advance(self.tip.seq, self.tip.hash);
-                self.shared.batches.fetch_add(1, Ordering::Relaxed);
                 for (reply, commit) in group.accepted {
                     tracing::info!(
                         seq = commit.seq.0,
@@ -205,6 +270,55 @@ impl Appender {
     }
 }
 
+/// The stored JSON of `commit` when it is the one that follows `tip`: the next seq, revisions
+/// numbered on from the tip's, and a hash that chains it to the tip's. Its bytes are made again
+/// from the commit; they hash to what it carries only when they are the bytes its author hashed,
+/// so what is stored is what the other log stored.
+fn follows(tip: &Tip, commit: &Commit) -> Result<Vec<u8>, Error> {
+    let seq = commit.seq;
+    let refuse = |why: String| Error::Import { seq, why };
+    if seq <= tip.seq {
+        return Err(refuse(format!(
+            "the log already holds it (head {})",
+            tip.seq
+        )));
+    }
+    if seq != tip.seq.next() {
+        return Err(refuse(format!(
+            "the log ends at {}: commits {} to {} are missing",
+            tip.seq,
+            tip.seq.next(),
+            seq.0 - 1
+        )));
+    }
+    if commit.changes.is_empty() {
+        return Err(refuse("it has no changes".into()));
+    }
+    let mut rev = tip.next_rev;
+    for change in &commit.changes {
+        if change.rev != rev {
+            return Err(refuse(format!(
+                "item {} has rev {} where {rev} comes next",
+                change.id, change.rev
+            )));
+        }
+        rev = rev.next();
+    }
+    let carried = commit
+        .hash_bytes()
+        .ok_or_else(|| refuse(format!("hash {:?} is not 64 hex digits", commit.hash)))?;
+    let mut sealed = commit.clone();
+    let json = sealed.seal(&tip.hash);
+    if sealed.hash_bytes() != Some(carried) {
+        return Err(refuse(format!(
+            "its hash {} is not blake3 of the hash of commit {} and its bytes: the commit was altered, or follows another chain",
+            commit.hash, tip.seq
+        )));
+    }
+    reads_back(&json).map_err(|err| refuse(err.to_string()))?;
+    Ok(json)
+}
+
 /// Refuses a sealed commit whose JSON the log's own readers could not decode: every reader
 /// (the projector, the search follower, reconcile, `rebuild`, `verify`) decodes the commit
 /// record as a [`Commit`], so bytes that fail here would stop each of them at this commit
@@ -215,4 +329,159 @@ pub(crate) fn reads_back(json: &[u8]) -> Result<(), Error> {
     serde_json::from_slice::<Commit>(json)
         .map(drop)
         .map_err(|err| Error::Unreadable(err.to_string()))
+}
+
+#[cfg(test)]
+mod import_tests {
+    use catalog_schemas::ItemType;
+    use serde_json::json;
+
+    use super::*;
+    use crate::commit::{Expect, NewChange};
+    use crate::log::Log;
+
+    struct Temp {
+        _dir: tempfile::TempDir,
+        log: Log,
+    }
+
+    fn open() -> Temp {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(dir.path(), &[]).expect("store");
+        let log = Log::open(&store).expect("log");
+        Temp { _dir: dir, log }
+    }
+
+    /// A log of `n` commits, each making one item, and its commits.
+    fn primary(n: usize, message: &str) -> (Temp, Vec<Commit>) {
+        let temp = open();
+        for i in 0..n {
+            temp.log
+                .append(NewCommit {
+                    message: message.into(),
+                    merged_by: "rivka".into(),
+                    author: "moshe".into(),
+                    suggestion: Some(i as u64),
+                    changes: vec![NewChange {
+                        id: Id::random(),
+                        ty: ItemType::Work,
+                        path: None,
+                        data: Some(json!({ "n": i, "name": { "he": "ספר" } })),
+                        merged_into: None,
+                        expect: Expect::Absent,
+                    }],
+                })
+                .expect("append");
+        }
+        let commits = temp.log.commits_after(Seq(0), n).expect("commits");
+        (temp, commits)
+    }
+
+    fn refused_at(err: Error) -> (Seq, String) {
+        match err {
+            Error::Import { seq, why } => (seq, why),
+            other => panic!("expected an import refusal, got {other}"),
+        }
+    }
+
+    #[test]
+    fn imported_commits_are_stored_byte_for_byte() {
+        let (source, commits) = primary(5, "m");
+        let mirror = open();
+        assert_eq!(mirror.log.import(commits[..2].to_vec()).unwrap(), Seq(2));
+        assert_eq!(mirror.log.import(commits[2..].to_vec()).unwrap(), Seq(5));
+        assert_eq!(mirror.log.head_hash(), source.log.head_hash());
+        assert_eq!(
+            mirror.log.commits_json_after(Seq(0), 10).unwrap(),
+            source.log.commits_json_after(Seq(0), 10).unwrap()
+        );
+        // Revisions were numbered as the source numbered them.
+        let rev = commits[4].changes[0].rev;
+        assert_eq!(
+            mirror.log.revision(rev).unwrap(),
+            source.log.revision(rev).unwrap()
+        );
+    }
+
+    #[test]
+    fn an_altered_commit_is_refused_and_the_ones_before_it_kept() {
+        let (_source, mut commits) = primary(3, "m");
+        commits[1].changes[0].data = Some(json!({ "n": 99 }));
+        let mirror = open();
+        let (seq, why) = refused_at(mirror.log.import(commits).unwrap_err());
+        assert_eq!(seq, Seq(2));
+        assert!(why.contains("hash"), "{why}");
+        assert_eq!(mirror.log.head(), Seq(1));
+        assert_eq!(mirror.log.commit(Seq(2)).unwrap(), None);
+    }
+
+    #[test]
+    fn a_malformed_hash_is_refused() {
+        let (_source, mut commits) = primary(1, "m");
+        commits[0].hash = "zz".into();
+        let mirror = open();
+        let (seq, why) = refused_at(mirror.log.import(commits).unwrap_err());
+        assert_eq!((seq, why.contains("64 hex")), (Seq(1), true), "{why}");
+        assert_eq!(mirror.log.head(), Seq(0));
+    }
+
+    #[test]
+    fn a_commit_of_another_chain_is_refused() {
+        let (_a, ours) = primary(2, "ours");
+        let (_b, theirs) = primary(2, "theirs");
+        let mirror = open();
+        mirror.log.import(vec![ours[0].clone()]).unwrap();
+        // Their commit 2 is well formed and sealed, but after their commit 1, not ours.
+        let (seq, why) = refused_at(mirror.log.import(vec![theirs[1].clone()]).unwrap_err());
+        assert_eq!(seq, Seq(2));
+        assert!(why.contains("commit 1"), "{why}");
+        assert_eq!(mirror.log.head(), Seq(1));
+    }
+
+    #[test]
+    fn a_gap_is_refused() {
+        let (_source, commits) = primary(3, "m");
+        let mirror = open();
+        mirror.log.import(vec![commits[0].clone()]).unwrap();
+        let (seq, why) = refused_at(mirror.log.import(vec![commits[2].clone()]).unwrap_err());
+        assert_eq!(seq, Seq(3));
+        assert!(why.contains("missing"), "{why}");
+        assert_eq!(mirror.log.head(), Seq(1));
+    }
+
+    #[test]
+    fn a_duplicate_is_refused() {
+        let (_source, commits) = primary(2, "m");
+        let mirror = open();
+        mirror.log.import(commits.clone()).unwrap();
+        let (seq, why) = refused_at(mirror.log.import(vec![commits[1].clone()]).unwrap_err());
+        assert_eq!(seq, Seq(2));
+        assert!(why.contains("already holds"), "{why}");
+        assert_eq!(mirror.log.head(), Seq(2));
+    }
+
+    #[test]
+    fn revisions_out_of_step_are_refused() {
+        let (_source, mut commits) = primary(1, "m");
+        commits[0].changes[0].rev = Rev(7);
+        let mirror = open();
+        let (seq, why) = refused_at(mirror.log.import(commits).unwrap_err());
+        assert_eq!(seq, Seq(1));
+        assert!(why.contains("rev 7"), "{why}");
+    }
+
+    #[test]
+    fn a_log_reopened_after_imports_goes_on_from_them() {
+        let (_source, commits) = primary(3, "m");
+        let dir = tempfile::tempdir().expect("temp dir");
+        {
+            let store = Store::open(dir.path(), &[]).expect("store");
+            let log = Log::open(&store).expect("log");
+            log.import(commits[..2].to_vec()).unwrap();
+        }
+        let store = Store::open(dir.path(), &[]).expect("store");
+        let log = Log::open(&store).expect("log");
+        assert_eq!(log.head(), Seq(2));
+        assert_eq!(log.import(commits[2..].to_vec()).unwrap(), Seq(3));
+    }
 }

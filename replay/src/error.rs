@@ -1,7 +1,8 @@
 //! The crate's one error type.
 
-/// What rebuilding or verifying can fail with. `UnknownProjection` is the operator's mistake; the
-/// rest are faults of the store, the log, the search index or the machine.
+/// What rebuilding, verifying or mirroring can fail with. `UnknownProjection` is the operator's
+/// mistake; `Feed` and `Disagrees` are the mirror's primary's; the rest are faults of the store,
+/// the log, the search index or the machine.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error(
@@ -20,6 +21,15 @@ pub enum Error {
     Storage(#[from] rocksdb::Error),
     #[error("temporary store: {0}")]
     Io(#[from] std::io::Error),
+    /// The mirror's primary could not be asked, or answered something unreadable; asked again later.
+    #[error("primary: {0}")]
+    Feed(String),
+    /// The primary's chain is not the one the mirror holds: following it would fork the mirror.
+    #[error("the primary's chain disagrees with the mirror's at commit {seq}: {why}")]
+    Disagrees {
+        seq: catalog_log_core::Seq,
+        why: String,
+    },
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

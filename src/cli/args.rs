@@ -43,6 +43,8 @@ pub enum Command {
     Backup(BackupArgs),
     /// Put a backup back as the data directory (which must be missing or empty).
     RestoreBackup(RestoreArgs),
+    /// Follow another server's commits into this data directory and serve them (a read replica).
+    Mirror(MirrorArgs),
 }
 
 #[derive(Args, Debug)]
@@ -91,6 +93,28 @@ pub struct ServeArgs {
     /// writing with a `bot:` token may hold ten times as many.
     #[arg(long, default_value = "20000")]
     pub max_draft_items: u64,
+}
+
+#[derive(Args, Debug)]
+pub struct MirrorArgs {
+    /// The primary's base address, e.g. `https://catalog.example` (its `/v1/commits` is followed).
+    #[arg(long, value_name = "URL")]
+    pub from: String,
+    /// Address to listen on; port 0 picks a free one.
+    #[arg(long, env = "CATALOG_ADDR", default_value = "127.0.0.1:8080")]
+    pub addr: String,
+    /// Commits asked for in one page of the primary's feed (1-100).
+    #[arg(long, default_value = "100", value_parser = clap::value_parser!(u16).range(1..=100))]
+    pub page_size: u16,
+    /// How often to ask the primary for new commits once level with it, in milliseconds.
+    #[arg(long, default_value = "1000")]
+    pub poll_ms: NonZeroU64,
+    /// Anonymous requests a minute per address (as for `serve`).
+    #[arg(long, default_value = "600")]
+    pub rate_limit_per_minute: NonZeroU32,
+    /// The one reverse proxy whose forwarded headers name the client (as for `serve`).
+    #[arg(long, value_name = "ADDR")]
+    pub trusted_proxy: Option<IpAddr>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -209,6 +233,30 @@ mod tests {
         assert_eq!(s.max_concurrent_requests.get(), 512);
         assert_eq!(s.merge_wait_ms, 30_000);
         assert_eq!(s.max_draft_items, catalog_workflow::MAX_DRAFT_ITEMS);
+    }
+
+    #[test]
+    fn mirror_needs_a_primary_and_a_page_the_primary_allows() {
+        assert!(Cli::try_parse_from(["catalog", "mirror"]).is_err());
+        assert!(
+            Cli::try_parse_from([
+                "catalog",
+                "mirror",
+                "--from",
+                "http://x",
+                "--page-size",
+                "101"
+            ])
+            .is_err()
+        );
+        let cli = Cli::try_parse_from(["catalog", "mirror", "--from", "http://x"]).expect("parses");
+        let Command::Mirror(m) = cli.command else {
+            panic!("mirror expected")
+        };
+        assert_eq!(
+            (m.from.as_str(), m.page_size, m.poll_ms.get()),
+            ("http://x", 100, 1000)
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@ pub mod args;
 mod backup;
 mod control;
 mod maintenance;
+mod mirror;
 mod people;
 mod serve;
 mod store;
@@ -26,5 +27,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Verify => maintenance::verify(&data),
         Command::Backup(a) => backup::backup(&data, &a.out).map(|()| ExitCode::SUCCESS),
         Command::RestoreBackup(a) => backup::restore(&data, &a.backup).map(|()| ExitCode::SUCCESS),
+        Command::Mirror(a) => mirror::mirror(&data, a).map(|()| ExitCode::SUCCESS),
     }
 }

@@ -53,7 +53,7 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
         .context("cannot start the async runtime")?;
     runtime.block_on(async {
         super::control::listen(data, store);
-        run(state, &a.addr).await
+        run(state, &a.addr, std::future::pending()).await
     })
 }
 
@@ -62,7 +62,7 @@ const CURSOR_KEY_FILE: &str = "cursor.key";
 
 /// The key of cursor checksums: read from the data directory, or made from the system's random
 /// source on the first start (readable by the owner only).
-fn cursor_key(data: &Path) -> anyhow::Result<CursorKey> {
+pub(super) fn cursor_key(data: &Path) -> anyhow::Result<CursorKey> {
     use std::io::Read as _;
     use std::os::unix::fs::OpenOptionsExt as _;
 
@@ -99,10 +99,26 @@ fn cursor_key(data: &Path) -> anyhow::Result<CursorKey> {
     Ok(CursorKey(key))
 }
 
-async fn run(state: AppState, addr: &str) -> anyhow::Result<()> {
+/// Serves `state` on `addr` until SIGTERM or SIGINT, or until `failed` gives an error (a mirror's
+/// follower stopping), which is then returned once the server has stopped.
+pub(super) async fn run(
+    state: AppState,
+    addr: &str,
+    failed: impl Future<Output = anyhow::Error> + Send + 'static,
+) -> anyhow::Result<()> {
     // Watched before the address is announced: whoever starts the server may stop it as soon as
     // it says it listens, and a SIGTERM that came before the watch would kill it ungracefully.
-    let stop = shutdown_signal()?;
+    let signal = shutdown_signal()?;
+    let (failure_tx, mut failure) = tokio::sync::oneshot::channel();
+    let stop = async move {
+        tokio::select! {
+            () = signal => {}
+            err = failed => {
+                tracing::error!(error = %format!("{err:#}"), "stopping");
+                let _ = failure_tx.send(err);
+            }
+        }
+    };
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
@@ -120,6 +136,9 @@ async fn run(state: AppState, addr: &str) -> anyhow::Result<()> {
     .with_graceful_shutdown(stop)
     .await
     .context("server failed")?;
+    if let Ok(err) = failure.try_recv() {
+        return Err(err);
+    }
     tracing::info!("stopped");
     Ok(())
 }

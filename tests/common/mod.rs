@@ -201,10 +201,30 @@ impl DataDir {
     /// Starts `catalog serve --data DIR --addr 127.0.0.1:0 <extra>` and waits
     /// for the `listening on` line.
     pub fn start(&self, extra: &[&str]) -> Server {
-        let n = self.starts.fetch_add(1, Ordering::Relaxed);
-        let log = self.root.path().join(format!("server-{n}.log"));
         let mut args: Vec<String> = vec!["serve".into(), "--addr".into(), "127.0.0.1:0".into()];
         args.extend(extra.iter().map(|s| s.to_string()));
+        self.launch(args)
+    }
+
+    /// Starts `catalog mirror --from FROM --data DIR --addr 127.0.0.1:0 <extra>` and waits for
+    /// the `listening on` line.
+    pub fn start_mirror(&self, from: &str, extra: &[&str]) -> Server {
+        let mut args: Vec<String> = vec![
+            "mirror".into(),
+            "--from".into(),
+            from.into(),
+            "--addr".into(),
+            "127.0.0.1:0".into(),
+            "--rate-limit-per-minute".into(),
+            GENEROUS_RATE.into(),
+        ];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        self.launch(args)
+    }
+
+    fn launch(&self, args: Vec<String>) -> Server {
+        let n = self.starts.fetch_add(1, Ordering::Relaxed);
+        let log = self.root.path().join(format!("server-{n}.log"));
         let data = self.path();
         let log_file = log.clone();
         let mut child = spawn_detached(Box::new(move || {
@@ -350,6 +370,25 @@ impl Server {
                     return false;
                 }
             }
+        }
+    }
+
+    /// Waits up to `timeout` for the server to exit on its own; its status, or `None` when it
+    /// still runs.
+    pub fn wait_exit(&self, timeout: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let mut guard = self.child.lock().expect("child lock");
+            let child = guard.as_mut()?;
+            if let Ok(Some(status)) = child.try_wait() {
+                guard.take();
+                return Some(status);
+            }
+            drop(guard);
+            if Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
         }
     }
 

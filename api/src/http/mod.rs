@@ -6,4 +6,5 @@ pub mod client_addr;
 pub mod conditional;
 pub mod guards;
 pub mod identity;
+pub mod read_only;
 pub mod spliced;

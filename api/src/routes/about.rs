@@ -8,6 +8,7 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use catalog_log_core::Seq;
 use catalog_projector::WorkerState;
 use catalog_schemas::types::PathRule;
 use serde::Serialize;
@@ -17,6 +18,7 @@ use utoipa_axum::routes;
 
 use crate::error::{ApiError, ErrorBody};
 use crate::http::answer::{Answer, CacheClass};
+use crate::mirror::MirrorView;
 use crate::state::AppState;
 
 pub(crate) fn router() -> OpenApiRouter<AppState> {
@@ -198,6 +200,9 @@ struct Stats {
     counts: BTreeMap<String, u64>,
     projector: ProjectorLag,
     search: SearchLag,
+    /// Only on a mirror: its primary and how far it trails it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mirror: Option<MirrorView>,
 }
 
 /// Size of the catalog, and how far the read models trail the log.
@@ -241,6 +246,7 @@ async fn stats(State(state): State<AppState>) -> Result<Answer, ApiError> {
             },
             lag: head.saturating_sub(search.applied.0),
         },
+        mirror: state.mirror.as_ref().map(|m| m.view(Seq(head))),
     };
     Ok(Answer::json(&stats)?.cache(CacheClass::CatalogSum))
 }

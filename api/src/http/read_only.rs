@@ -1,0 +1,23 @@
+//! A mirror serves reads only: every other method is refused with `403` naming the primary,
+//! where the write belongs. Nothing may write a mirror's catalog but its follower, and
+//! workflow state written here (suggestions, accounts) would never reach the primary.
+
+use axum::extract::{Request, State};
+use axum::http::Method;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+pub async fn read_only(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    let reads = [Method::GET, Method::HEAD, Method::OPTIONS];
+    match &state.mirror {
+        Some(mirror) if !reads.contains(req.method()) => ApiError::Forbidden(format!(
+            "this server is a read-only mirror of {}: send writes there",
+            mirror.primary()
+        ))
+        .into_response(),
+        _ => next.run(req).await,
+    }
+}
