@@ -1,6 +1,7 @@
 //! The subcommands; `run` picks one.
 
 pub mod args;
+mod editions;
 mod maintenance;
 mod people;
 mod serve;
@@ -22,5 +23,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         } => people::add_token(&data, a).map(|()| ExitCode::SUCCESS),
         Command::Rebuild(a) => maintenance::rebuild(&data, a).map(|()| ExitCode::SUCCESS),
         Command::Verify => maintenance::verify(&data),
+        Command::Edition(a) => editions::edition(&data, a).map(|()| ExitCode::SUCCESS),
     }
 }
