@@ -11,6 +11,8 @@ pub enum Error {
         "edition {0} exists already (editions are immutable; leave --tag out to take the next free one)"
     )]
     TagExists(String),
+    #[error("the catalog has no commits yet: there is nothing to make an edition of")]
+    Empty,
     #[error(transparent)]
     BadTag(#[from] crate::edition::BadTag),
     #[error("signing key {path}: {why}")]

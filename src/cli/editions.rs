@@ -79,7 +79,8 @@ pub fn spawn_weekly(
             loop {
                 let now = OffsetDateTime::now_utc();
                 let week = Tag::of_week(now.date());
-                if !shelf.has(week) {
+                // An empty catalog has nothing to publish yet.
+                if !shelf.has(week) && log.head().0 > 0 {
                     match catalog_snapshots::make_edition(&read_models, &log, &shelf, &key, Some(week), now) {
                         Ok(made) => tracing::info!(tag = %made.tag, commit = made.manifest.commit_seq, "weekly edition made"),
                         Err(e) => tracing::error!(error = %e, "weekly edition failed; trying again later"),

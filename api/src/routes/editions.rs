@@ -260,8 +260,10 @@ async fn sums(
 #[utoipa::path(get, path = "/dumps/{tag}/{name}", tag = "mirrors",
     params(("tag" = String, Path, description = "YEAR.WEEK or YEAR.WEEK.N"),
         ("name" = String, Path, description = "a file the manifest names")),
-    responses((status = 200, body = Vec<u8>, content_type = "application/octet-stream"),
-        (status = 206, body = Vec<u8>, content_type = "application/octet-stream"),
+    responses((status = 200, description = "the whole file",
+            content((Vec<u8> = "application/vnd.sqlite3"), (Vec<u8> = "application/jsonl"))),
+        (status = 206, description = "the range asked for",
+            content((Vec<u8> = "application/vnd.sqlite3"), (Vec<u8> = "application/jsonl"))),
         (status = 404, body = ErrorBody), (status = 416, description = "the range is past the end")))]
 async fn dump(
     State(state): State<AppState>,

@@ -59,7 +59,14 @@ pub fn make_edition(
     let work = root.join(format!("{}{tag}", super::UNFINISHED));
     std::fs::create_dir(&work).map_err(|e| Error::io(&work, e))?;
 
-    let (at, items) = write_dumps(read_models, log, &work, &tag)?;
+    let (at, items) = match write_dumps(read_models, log, &work, &tag) {
+        Ok((Seq(0), _)) => Err(Error::Empty),
+        other => other,
+    }
+    .inspect_err(|_| {
+        // Best effort: the next maker sweeps whatever is left.
+        let _ = std::fs::remove_dir_all(&work);
+    })?;
     let commit = log.commit(at)?.ok_or_else(|| {
         Error::Inconsistent(format!(
             "the read models are at commit {at}, which the log lacks"

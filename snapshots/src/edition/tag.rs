@@ -88,7 +88,7 @@ impl FromStr for Tag {
         if !(1000..=9999).contains(&year) {
             return Err(bad("the year has four digits"));
         }
-        let week: u8 = number(week, s).map_err(|_| bad("the week is 1-53"))?;
+        let week: u8 = number(week, s)?;
         if week == 0 || week > time::util::weeks_in_year(year) {
             return Err(bad("no such ISO week in that year"));
         }
