@@ -10,6 +10,7 @@
 //! - `cli::serve` — `catalog serve`.
 //! - `cli::people` — `catalog account add`, `catalog token add`.
 //! - `cli::maintenance` — `catalog rebuild`, `catalog verify`.
+//! - `cli::editions` — `catalog edition` and the weekly editions of `serve --editions weekly`.
 
 mod cli;
 

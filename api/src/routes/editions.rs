@@ -184,11 +184,15 @@ fn shelf_and_tag(state: &AppState, tag: &str) -> Result<(Arc<Editions>, Tag), Ap
     Ok((ed, tag))
 }
 
+/// Reads one of an edition's own files from the shelf.
+type ReadFile =
+    fn(&catalog_snapshots::Shelf, Tag) -> Result<Option<Vec<u8>>, catalog_snapshots::Error>;
+
 /// One of an edition's own files, whole, never changing.
 async fn edition_file(
     state: &AppState,
     tag: &str,
-    what: fn(&catalog_snapshots::Shelf, Tag) -> Result<Option<Vec<u8>>, catalog_snapshots::Error>,
+    what: ReadFile,
     content_type: &'static str,
 ) -> Result<Response, ApiError> {
     let (ed, parsed) = shelf_and_tag(state, tag)?;

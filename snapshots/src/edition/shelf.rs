@@ -60,7 +60,7 @@ impl Shelf {
                 out.push(Listed { tag, manifest });
             }
         }
-        out.sort_by(|a, b| b.tag.cmp(&a.tag));
+        out.sort_by_key(|l| std::cmp::Reverse(l.tag));
         Ok(out)
     }
 
