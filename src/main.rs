@@ -11,6 +11,7 @@
 //! - `cli::people` — `catalog account add`, `catalog token add`.
 //! - `cli::maintenance` — `catalog rebuild`, `catalog verify`.
 //! - `cli::mirror` — `catalog mirror`: follow another server's commits and serve them read-only.
+//! - `cli::editions` — `catalog edition` and the weekly editions of `serve --editions weekly`.
 
 mod cli;
 

@@ -56,6 +56,8 @@ pub enum ApiError {
     Workflow(#[from] catalog_workflow::Error),
     #[error(transparent)]
     Search(#[from] catalog_search::Error),
+    #[error(transparent)]
+    Editions(#[from] catalog_snapshots::Error),
 }
 
 /// The wire body of every error.
@@ -167,6 +169,7 @@ impl ApiError {
             E::Identity(e) => crate::error_table::identity(e, msg),
             E::Workflow(e) => crate::error_table::workflow(e, msg),
             E::Search(e) => crate::error_table::search(e, msg),
+            E::Editions(e) => crate::error_table::editions(e, msg),
         }
     }
 }

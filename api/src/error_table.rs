@@ -55,6 +55,17 @@ pub(crate) fn search(e: &catalog_search::Error, message: String) -> Mapped {
     }
 }
 
+/// The API only reads editions: whatever fails there is the service's fault.
+pub(crate) fn editions(e: &catalog_snapshots::Error, message: String) -> Mapped {
+    use catalog_snapshots::Error as E;
+    match e {
+        E::BadTag(_) => Mapped::user(StatusCode::NOT_FOUND, "not-found", message),
+        E::Log(inner) => log_core(inner, message),
+        E::Projector(inner) => projector(inner, message),
+        _ => Mapped::internal(),
+    }
+}
+
 pub(crate) fn workflow(e: &catalog_workflow::Error, message: String) -> Mapped {
     use catalog_workflow::{Error as E, UserClass as C};
     let class = match e {

@@ -25,7 +25,8 @@
 //!   its writes.
 //! - `routes` — one module per area, each with `router()`: `about`, `entities`, `history`,
 //!   `lookup`, `dates`, `browse`, `commits`, `suggestions`, `conversation`, `comments` (talk pages and
-//!   single comments), `inbox`, `issues`, `organize`, `threads`, `account`.
+//!   single comments), `inbox`, `issues`, `organize`, `threads`, `account`, `editions` (mirrors,
+//!   editions and their dumps).
 
 /// Public only so the fuzz targets in `fuzz/` can reach the cursor parser; handlers are its users.
 pub mod cursor;
@@ -53,7 +54,7 @@ pub use http::guards::{IN_FLIGHT_WAIT, MAX_IN_FLIGHT, REQUEST_TIMEOUT};
 pub use http::identity::SESSION_COOKIE;
 pub use login_limits::{HASHING_WAIT, LOGIN_ADDRESS_FACTOR, LOGIN_PER_HANDLE_PER_MINUTE};
 pub use mirror::MirrorStatus;
-pub use state::{AppState, CursorKey, Settings};
+pub use state::{AppState, CursorKey, Editions, PublicKey, Settings};
 
 /// The whole HTTP application over `state`.
 pub fn router(state: AppState) -> Router {

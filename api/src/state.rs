@@ -12,6 +12,7 @@ use axum::http::StatusCode;
 use catalog_log_core::Log;
 use catalog_projector::{Projector, ReadModels};
 use catalog_search::SearchProjection;
+use catalog_snapshots::Shelf;
 use catalog_workflow::Workflow;
 use serde::Serialize;
 
@@ -79,6 +80,30 @@ pub struct AppState {
     pub settings: Settings,
     /// Set on a mirror (`catalog mirror`): its primary and lag; writes are then refused.
     pub mirror: Option<Arc<MirrorStatus>>,
+    /// The editions made and the key they are signed with; none in tests that do not serve them.
+    pub editions: Option<Arc<Editions>>,
+}
+
+/// What the edition routes serve from.
+#[derive(Debug)]
+pub struct Editions {
+    pub shelf: Shelf,
+    pub key: PublicKey,
+}
+
+/// The public half of the edition signing key, as `/v1/mirrors` lists it.
+#[derive(Debug, Clone)]
+pub struct PublicKey {
+    pub key_id: String,
+    pub public_base64: String,
+}
+
+impl AppState {
+    /// Serves the editions on `shelf`, signed with `key`.
+    pub fn with_editions(mut self, shelf: Shelf, key: PublicKey) -> AppState {
+        self.editions = Some(Arc::new(Editions { shelf, key }));
+        self
+    }
 }
 
 impl AppState {
@@ -100,6 +125,7 @@ impl AppState {
             login_limits: Arc::new(LoginLimits::new(settings.login_per_minute)),
             in_flight: Arc::new(tokio::sync::Semaphore::new(settings.max_in_flight.max(1))),
             settings,
+            editions: None,
             mirror: None,
         }
     }

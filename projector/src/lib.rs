@@ -16,12 +16,14 @@
 //! - `overlay` — one commit's writes, and the overlay a long catch-up gathers them in.
 //! - `worker` — `Projector`: the live worker, `wait_applied`, status.
 //! - `read` — `ReadModels`, `Page` and the shared scan helpers.
+//! - `export` — every live item at one instant (`each_live_item`), for editions.
 //! - `projections` — one module per projection (`types` for the kinds of item the `schema` items
 //!   define, `items`, `paths`, `lists`, `links` for backlinks
 //!   and refcounts, `children`, `events`, `counts`, `sitemap`, `outline`, `names` for the
 //!   duplicates check), each with its read side.
 
 mod error;
+mod export;
 pub mod fold;
 mod keys;
 mod overlay;

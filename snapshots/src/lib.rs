@@ -5,22 +5,31 @@
 //! checkpoint mechanism, which hard-links immutable table files so a copy of a large store costs
 //! little. A server started on such a copy resumes folding from the copied checkpoints instead of
 //! replaying the log from the beginning; that is how a backup or a new replica skips work already
-//! done. Signed editions and dumps (a later issue) will live here too, beside this.
+//! done.
 //!
-//! Backups are the same copy plus the files beside the database that cannot be made again (keys,
+//! It also owns editions: the catalog at one commit as SQLite and JSON Lines dumps with a signed
+//! manifest, made from a RocksDB snapshot of the `items` read model (writers go on meanwhile),
+//! and the read side that lists and finds them for the API.
+//!
+//! Backups are a checkpoint plus the files beside the database that cannot be made again (keys,
 //! editions), with a manifest naming the commit they hold, and a restore that puts them back.
 //!
-//! It must not write into the live store: it only reads it and writes the copy's directory.
+//! It must not write into the live store: it only reads it and writes the copy's or the
+//! edition's directory.
 //!
 //! Layout:
 //! - `checkpoint` — [`create_checkpoint`] and what it reports ([`CheckpointInfo`]).
+//! - `edition` — tags, the manifest, the signing key, the SQLite dump, [`make_edition`] and the
+//!   [`Shelf`] of editions made.
 //! - `backup` — [`backup`], [`restore`] and the manifest ([`BackupInfo`]).
 //! - `error` — the crate's [`Error`].
 
 mod backup;
 mod checkpoint;
+pub mod edition;
 mod error;
 
 pub use backup::{BACKUP_MANIFEST, BackupInfo, backup, read_backup, restore};
 pub use checkpoint::{CheckpointInfo, create_checkpoint};
+pub use edition::{EditionKey, Shelf, Tag, make_edition};
 pub use error::Error;

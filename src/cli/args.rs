@@ -45,6 +45,9 @@ pub enum Command {
     RestoreBackup(RestoreArgs),
     /// Follow another server's commits into this data directory and serve them (a read replica).
     Mirror(MirrorArgs),
+    /// Make an edition: SQLite and JSON Lines dumps at one commit, a signed manifest and
+    /// SHA256SUMS, in DATA/editions/TAG.
+    Edition(EditionArgs),
 }
 
 #[derive(Args, Debug)]
@@ -57,6 +60,24 @@ pub struct BackupArgs {
 pub struct RestoreArgs {
     /// A directory `catalog backup` made.
     pub backup: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub struct EditionArgs {
+    /// YEAR.WEEK or YEAR.WEEK.N (ISO week); the next free tag of this week when left out.
+    #[arg(long)]
+    pub tag: Option<catalog_snapshots::Tag>,
+    /// The Ed25519 signing key (PKCS#8 PEM); DATA/edition-signing.key (made when missing)
+    /// when left out.
+    #[arg(long, value_name = "FILE")]
+    pub signing_key: Option<PathBuf>,
+}
+
+/// When `serve` makes editions by itself.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EditionSchedule {
+    /// The first edition of each ISO week, soon after the server sees the week begin.
+    Weekly,
 }
 
 #[derive(Args, Debug)]
@@ -93,6 +114,13 @@ pub struct ServeArgs {
     /// writing with a `bot:` token may hold ten times as many.
     #[arg(long, default_value = "20000")]
     pub max_draft_items: u64,
+    /// Make editions by itself (`weekly`); without it, only `catalog edition` makes them.
+    #[arg(long, value_name = "WHEN")]
+    pub editions: Option<EditionSchedule>,
+    /// The Ed25519 signing key of editions (PKCS#8 PEM); DATA/edition-signing.key (made when
+    /// missing) when left out. Its public half is listed at /v1/mirrors.
+    #[arg(long, value_name = "FILE")]
+    pub signing_key: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -257,6 +285,24 @@ mod tests {
             (m.from.as_str(), m.page_size, m.poll_ms.get()),
             ("http://x", 100, 1000)
         );
+    }
+
+    #[test]
+    fn edition_tags_are_checked_when_read() {
+        assert!(Cli::try_parse_from(["catalog", "edition", "--tag", "2026.54"]).is_err());
+        assert!(Cli::try_parse_from(["catalog", "edition", "--tag", "2026.047"]).is_err());
+        let cli =
+            Cli::try_parse_from(["catalog", "edition", "--tag", "2026.47.1"]).expect("parses");
+        let Command::Edition(e) = cli.command else {
+            panic!("edition expected")
+        };
+        assert_eq!(e.tag.map(|t| t.to_string()).as_deref(), Some("2026.47.1"));
+        let cli =
+            Cli::try_parse_from(["catalog", "serve", "--editions", "weekly"]).expect("parses");
+        let Command::Serve(s) = cli.command else {
+            panic!("serve expected")
+        };
+        assert_eq!(s.editions, Some(EditionSchedule::Weekly));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 pub mod args;
 mod backup;
 mod control;
+mod editions;
 mod maintenance;
 mod mirror;
 mod people;
@@ -28,5 +29,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Backup(a) => backup::backup(&data, &a.out).map(|()| ExitCode::SUCCESS),
         Command::RestoreBackup(a) => backup::restore(&data, &a.backup).map(|()| ExitCode::SUCCESS),
         Command::Mirror(a) => mirror::mirror(&data, a).map(|()| ExitCode::SUCCESS),
+        Command::Edition(a) => editions::edition(&data, a).map(|()| ExitCode::SUCCESS),
     }
 }

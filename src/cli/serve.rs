@@ -8,10 +8,10 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use catalog_api::{AppState, CursorKey, Settings};
+use catalog_api::{AppState, CursorKey, PublicKey, Settings};
 use catalog_log_core::Seq;
 
-use super::args::ServeArgs;
+use super::args::{EditionSchedule, ServeArgs};
 use super::store;
 
 pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
@@ -39,6 +39,21 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
         cursor_key: Some(cursor_key(data)?),
     };
     let store = services.store;
+    // Made (or read) at start so /v1/mirrors always lists the key editions are signed with.
+    let key = super::editions::signing_key(data, a.signing_key.as_ref())?;
+    let shelf = catalog_snapshots::Shelf::in_data_dir(data);
+    let public = PublicKey {
+        key_id: key.key_id(),
+        public_base64: key.public_base64(),
+    };
+    if a.editions == Some(EditionSchedule::Weekly) {
+        super::editions::spawn_weekly(
+            services.read_models.clone(),
+            services.log.clone(),
+            shelf.clone(),
+            key,
+        )?;
+    }
     let state = AppState::new(
         services.log,
         services.read_models,
@@ -46,7 +61,8 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
         services.workflow,
         services.search,
         settings,
-    );
+    )
+    .with_editions(shelf, public);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -17,8 +17,10 @@ use serde_json::{Value, json};
 use super::http::Reply;
 
 /// Media types whose answers are not JSON documents and so have no schema to meet: pages, feeds,
-/// sitemaps, plain text and streams of JSON lines.
+/// sitemaps, plain text, streams of JSON lines and editions' dumps.
 const NOT_JSON: &[&str] = &[
+    "application/jsonl",
+    "application/vnd.sqlite3",
     "text/html",
     "text/plain",
     "application/xml",

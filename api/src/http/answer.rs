@@ -22,6 +22,8 @@ pub enum CacheClass {
     CatalogSum,
     /// The newest page of the commit feed: kept ten seconds.
     NewestCommits,
+    /// Files that never change (an edition's dumps and signed files): kept a year.
+    Immutable,
     /// Personal answers (tokens) and every write.
     NoStore,
 }
@@ -37,6 +39,7 @@ impl CacheClass {
             }
             (CacheClass::CatalogSum, false) => "public, max-age=600",
             (CacheClass::NewestCommits, false) => "public, max-age=10",
+            (CacheClass::Immutable, false) => "public, max-age=31536000, immutable",
         }
     }
 }

@@ -13,6 +13,7 @@ mod comments;
 mod commits;
 mod conversation;
 mod dates;
+mod editions;
 mod entities;
 mod history;
 mod inbox;
@@ -44,4 +45,5 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(inbox::router())
         .merge(organize::router())
         .merge(account::router())
+        .merge(editions::router())
 }

@@ -3,7 +3,12 @@
 use serde_json::Value;
 
 /// Routes whose success answer is not JSON, with the media type they document instead.
-const NOT_JSON: &[(&str, &str, &str)] = &[("get", "/llms.txt", "text/plain")];
+const NOT_JSON: &[(&str, &str, &str)] = &[
+    ("get", "/llms.txt", "text/plain"),
+    ("get", "/v1/editions/{tag}/SHA256SUMS", "text/plain"),
+    ("get", "/v1/editions/{tag}/manifest.json.sig", "text/plain"),
+    ("get", "/dumps/{tag}/{name}", "application/vnd.sqlite3"),
+];
 
 const METHODS: &[&str] = &[
     "get", "put", "post", "delete", "options", "head", "patch", "trace",

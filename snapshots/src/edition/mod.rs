@@ -1,0 +1,31 @@
+//! Editions (decisions §10): the catalog at one commit as SQLite and JSON Lines, with a manifest
+//! signed with Ed25519 and `SHA256SUMS`, in `<data>/editions/<tag>/`.
+
+mod make;
+mod manifest;
+mod shelf;
+mod signing;
+mod sqlite;
+mod tag;
+
+#[cfg(test)]
+mod tests;
+
+pub use make::{Made, make_edition};
+pub use manifest::{FileEntry, Manifest};
+pub use shelf::{Listed, Shelf};
+pub use signing::{EditionKey, KEY_FILE};
+pub use tag::{BadTag, Tag};
+
+pub const SQLITE: &str = "catalog.sqlite";
+pub const JSONL: &str = "catalog.jsonl";
+pub const MANIFEST: &str = "manifest.json";
+pub const SIGNATURE: &str = "manifest.json.sig";
+pub const SUMS: &str = "SHA256SUMS";
+
+/// The prefix of an edition being made; never a tag, so never listed or served.
+const UNFINISHED: &str = ".unfinished-";
+
+/// What every edition says about withheld words, until the rights model exists.
+pub const WITHHELD_NOTE: &str = "nothing is withheld: the rights model (which words may not be \
+     published) does not exist yet, so every live item is included whole";
