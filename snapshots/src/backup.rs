@@ -185,27 +185,20 @@ fn hex(bytes: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use catalog_log_core::{Expect, NewChange, NewCommit};
-    use catalog_schemas::{Id, ItemType};
+    use catalog_schemas::ItemType;
+    use catalog_testkit::append_new;
     use serde_json::json;
 
     use super::*;
 
-    fn topic(slug: &str) -> NewCommit {
-        NewCommit {
-            message: format!("add {slug}"),
-            merged_by: "steward".into(),
-            author: "steward".into(),
-            suggestion: None,
-            changes: vec![NewChange {
-                id: Id::random(),
-                ty: ItemType::Topic,
-                path: Some(format!("/topics/{slug}")),
-                data: Some(json!({ "name": { "he": "נושא" }, "slug": slug })),
-                merged_into: None,
-                expect: Expect::Absent,
-            }],
-        }
+    /// A topic, new in a commit of its own; the commit's seq.
+    fn topic(log: &Log, slug: &str) -> Seq {
+        append_new(
+            log,
+            ItemType::Topic,
+            json!({ "name": { "he": "נושא" }, "slug": slug }),
+        )
+        .1
     }
 
     #[test]
@@ -215,20 +208,20 @@ mod tests {
         let out = dir.path().join("backup");
         let store = Store::open(&data, &[]).unwrap();
         let log = Log::open(&store).unwrap();
-        log.append(topic("a")).unwrap();
-        let last = log.append(topic("b")).unwrap();
+        topic(&log, "a");
+        let last = topic(&log, "b");
         fs::write(data.join("cursor.key"), [7u8; 32]).unwrap();
         fs::create_dir_all(data.join("search")).unwrap();
         fs::write(data.join("search/meta.json"), b"{}").unwrap();
 
         let info = backup(&store, &data, &out).unwrap();
-        assert_eq!(info.head, last.seq);
+        assert_eq!(info.head, last);
         assert_eq!(info.head_hash, hex(&log.head_hash()));
         assert_eq!(info.files, vec!["cursor.key".to_owned()]);
         assert!(!partial_path(&out).exists());
         assert_eq!(read_backup(&out).unwrap(), info);
         // Writers go on after the backup; the copy keeps its instant.
-        log.append(topic("c")).unwrap();
+        topic(&log, "c");
         assert!(matches!(
             backup(&store, &data, &out),
             Err(Error::DestinationExists(_))
@@ -245,7 +238,7 @@ mod tests {
         assert_eq!(fs::read(restored.join("cursor.key")).unwrap(), [7u8; 32]);
         let copy = Store::open(&restored, &[]).unwrap();
         let copy_log = Log::open(&copy).unwrap();
-        assert_eq!(copy_log.head(), last.seq);
+        assert_eq!(copy_log.head(), last);
         assert_eq!(hex(&copy_log.head_hash()), info.head_hash);
         drop((copy_log, copy));
         assert!(matches!(
