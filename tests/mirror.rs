@@ -189,6 +189,14 @@ async fn a_mirror_killed_while_catching_up_resumes_where_its_log_ends() {
     );
     // Its read models and search index are what a fresh fold of its log gives.
     dir.cli_ok(&["verify"], None);
+    // And it stays a mirror: serving it as a primary would fork its log.
+    let served = dir.cli(&["serve", "--addr", "127.0.0.1:0"]);
+    let said = String::from_utf8_lossy(&served.stderr);
+    assert!(!served.status.success(), "a mirror's directory was served");
+    assert!(
+        said.contains("is a mirror of") && said.contains(&primary.server.base),
+        "{said}"
+    );
 }
 
 /// A primary stand-in serving `commits` (as JSON values) from `/v1/commits`, and their last seq
@@ -245,6 +253,9 @@ async fn refused_at(feed: String, seq: u64, what: &str) {
         log.contains(&format!("disagrees with the mirror's at commit {seq}:")),
         "{what}: the error names another commit:\n{log}"
     );
+    // Read what it holds through a server on it: promoted on purpose, as an operator would by
+    // deleting the mark (a mirror's directory is otherwise refused by `serve`).
+    std::fs::remove_file(dir.path().join("MIRROR")).expect("the mirror's mark");
     let server: Server = dir.start(&[]);
     assert_eq!(
         head(&server.anon()).await,

@@ -23,6 +23,7 @@ pub fn mirror(data: &Path, a: MirrorArgs) -> anyhow::Result<()> {
         "--from {from:?}: only http:// primaries can be followed by this build (no TLS client)"
     );
     let services = store::services(data)?;
+    store::mark_mirror(data, &from)?;
     let status = Arc::new(MirrorStatus::new(from.clone()));
     let settings = Settings {
         rate_limit_per_minute: a.rate_limit_per_minute,

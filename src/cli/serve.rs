@@ -15,6 +15,7 @@ use super::args::{EditionSchedule, ServeArgs};
 use super::store;
 
 pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
+    store::refuse_mirror(data)?;
     let services = store::services(data)?;
     if a.demo {
         // Only an empty store gets the sample: a restart with --demo must not add it twice.

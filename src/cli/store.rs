@@ -35,6 +35,35 @@ pub fn open(data: &Path) -> anyhow::Result<Store> {
     }
 }
 
+/// The file marking a data directory as a mirror's, holding the primary's address. A mirror's
+/// log is the primary's, commit for commit; `serve` on it would take writes and fork it silently.
+const MIRROR_MARK: &str = "MIRROR";
+
+/// Marks `data` as a mirror of `primary` (kept across restarts, and in backups).
+pub fn mark_mirror(data: &Path, primary: &str) -> anyhow::Result<()> {
+    let path = data.join(MIRROR_MARK);
+    std::fs::write(&path, format!("{primary}\n"))
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Refuses to serve a mirror's data directory as a primary.
+pub fn refuse_mirror(data: &Path) -> anyhow::Result<()> {
+    match std::fs::read_to_string(data.join(MIRROR_MARK)) {
+        Ok(primary) => anyhow::bail!(
+            "{} is a mirror of {}: serving it would take writes the primary never sees and fork \
+             its log; run `catalog mirror --from {}` instead (or delete its MIRROR file to make it \
+             a primary for good)",
+            data.display(),
+            primary.trim(),
+            primary.trim()
+        ),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => {
+            Err(e).with_context(|| format!("cannot read {}", data.join(MIRROR_MARK).display()))
+        }
+    }
+}
+
 /// Where the search index lives: its own tantivy directory inside the data directory.
 pub fn search_dir(data: &Path) -> std::path::PathBuf {
     data.join("search")
