@@ -83,17 +83,29 @@ async fn an_edition_verifies_as_a_stranger_would() {
     let args = ["--demo", "--rate-limit-per-minute", GENEROUS_RATE];
     let server = dir.start(&args);
 
-    // The server holds the store: the command says so and points at the way out.
-    let held = dir.cli(&["edition"]);
-    assert!(!held.status.success());
-    let why = String::from_utf8_lossy(&held.stderr);
-    assert!(why.contains("running server holds"), "{why}");
+    // The server holds the store: it makes the edition, asked through its control socket.
+    let by_server = dir.cli(&["edition"]);
+    let said = String::from_utf8_lossy(&by_server.stderr);
+    assert!(by_server.status.success(), "{said}");
+    assert!(said.contains("asking it for the edition"), "{said}");
+    let first = String::from_utf8_lossy(&by_server.stdout).trim().to_owned();
+    let again = dir.cli(&["edition", "--tag", &first]);
+    assert!(!again.status.success(), "a tag made twice");
+    assert!(String::from_utf8_lossy(&again.stderr).contains("exists"));
+    let keyed = dir.cli(&["edition", "--signing-key", "/nonexistent"]);
+    assert!(!keyed.status.success());
+    assert!(String::from_utf8_lossy(&keyed.stderr).contains("its own key"));
 
+    // Without a server the command makes it itself: the next tag of the same week.
     assert!(server.stop(), "server did not stop");
     let bad = dir.cli(&["edition", "--tag", "2026.047"]);
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("no leading zero"));
     let tag = dir.cli_ok(&["edition"], None).trim().to_owned();
+    assert_ne!(
+        tag, first,
+        "a second edition of the week has a tag of its own"
+    );
     let again = dir.cli(&["edition", "--tag", &tag]);
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("immutable"));

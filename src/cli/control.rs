@@ -4,7 +4,8 @@
 //! it. Instead the server listens on `<data>/control.sock`, a Unix socket only the data
 //! directory's owner may open (mode 0600, no token, never on the network), for one JSON line
 //! asking for an operation and answers one JSON line. Only operations that are safe while the
-//! server runs are offered; each runs on a blocking thread, never on the request path.
+//! server runs are offered (a backup; an edition, one at a time with the weekly ones); each runs
+//! on a blocking thread, never on the request path.
 
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::os::unix::fs::PermissionsExt as _;
@@ -13,8 +14,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use catalog_log_core::Store;
+use catalog_snapshots::edition::Tag;
 use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncBufReadExt as _, AsyncReadExt as _, AsyncWriteExt as _};
+
+use super::editions::Maker;
 
 const SOCKET: &str = "control.sock";
 /// The longest request line read; a request names an operation and a path.
@@ -30,6 +34,17 @@ pub fn socket_path(data: &Path) -> PathBuf {
 pub enum Request {
     /// A backup into `out` (absolute: the server's working directory is not the caller's).
     Backup { out: PathBuf },
+    /// An edition, with this tag or the next free one of this week.
+    Edition { tag: Option<String> },
+}
+
+/// An edition the server made, as the command line reports it.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct EditionMade {
+    pub tag: String,
+    pub commit_seq: u64,
+    pub items: u64,
+    pub dir: PathBuf,
 }
 
 /// The server's answer: the operation's report, or why it failed.
@@ -40,12 +55,22 @@ pub struct Response {
     pub error: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub backup: Option<catalog_snapshots::BackupInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edition: Option<EditionMade>,
+}
+
+/// What the operations run against: the store, and the server's edition maker when it makes
+/// editions (a mirror does not).
+#[derive(Clone)]
+pub struct Context {
+    pub store: Store,
+    pub editions: Option<Maker>,
 }
 
 /// Listens on the data directory's control socket until the runtime stops. A server whose
 /// socket cannot be made (a path too long for a Unix socket, say) serves on without it: only
 /// operator commands against the running server are lost, and it says so.
-pub fn listen(data: &Path, store: Store) {
+pub fn listen(data: &Path, context: Context) {
     let path = socket_path(data);
     // The server holds the store's lock, so a socket file here is one a dead server left.
     let _ = std::fs::remove_file(&path);
@@ -69,10 +94,10 @@ pub fn listen(data: &Path, store: Store) {
             let Ok((stream, _)) = listener.accept().await else {
                 continue;
             };
-            let store = store.clone();
+            let context = context.clone();
             let data = data.clone();
             tokio::spawn(async move {
-                if let Err(e) = answer(stream, store, data).await {
+                if let Err(e) = answer(stream, context, data).await {
                     tracing::warn!(error = %e, "control request failed");
                 }
             });
@@ -80,7 +105,11 @@ pub fn listen(data: &Path, store: Store) {
     });
 }
 
-async fn answer(stream: tokio::net::UnixStream, store: Store, data: PathBuf) -> anyhow::Result<()> {
+async fn answer(
+    stream: tokio::net::UnixStream,
+    context: Context,
+    data: PathBuf,
+) -> anyhow::Result<()> {
     let (read, mut write) = stream.into_split();
     let mut line = String::new();
     tokio::io::BufReader::new(read.take(MAX_REQUEST_BYTES))
@@ -89,7 +118,7 @@ async fn answer(stream: tokio::net::UnixStream, store: Store, data: PathBuf) -> 
     let response = match serde_json::from_str::<Request>(&line) {
         Ok(request) => {
             tracing::info!(?request, "control request");
-            tokio::task::spawn_blocking(move || run(request, &store, &data)).await?
+            tokio::task::spawn_blocking(move || run(request, &context, &data)).await?
         }
         Err(e) => refused(format!("not a control request: {e}")),
     };
@@ -99,19 +128,48 @@ async fn answer(stream: tokio::net::UnixStream, store: Store, data: PathBuf) -> 
     Ok(())
 }
 
-fn run(request: Request, store: &Store, data: &Path) -> Response {
+fn run(request: Request, context: &Context, data: &Path) -> Response {
     match request {
         Request::Backup { out } if !out.is_absolute() => {
             refused(format!("{}: give an absolute path", out.display()))
         }
-        Request::Backup { out } => match catalog_snapshots::backup(store, data, &out) {
+        Request::Backup { out } => match catalog_snapshots::backup(&context.store, data, &out) {
             Ok(info) => Response {
-                ok: true,
-                error: None,
                 backup: Some(info),
+                ..done()
             },
             Err(e) => refused(e.to_string()),
         },
+        Request::Edition { tag } => {
+            let Some(maker) = &context.editions else {
+                return refused("this server makes no editions (a mirror)".into());
+            };
+            let tag = match tag.as_deref().map(str::parse::<Tag>).transpose() {
+                Ok(tag) => tag,
+                Err(e) => return refused(format!("--tag: {e}")),
+            };
+            match maker.make(tag) {
+                Ok(made) => Response {
+                    edition: Some(EditionMade {
+                        tag: made.tag.to_string(),
+                        commit_seq: made.manifest.commit_seq,
+                        items: made.items,
+                        dir: made.dir,
+                    }),
+                    ..done()
+                },
+                Err(e) => refused(e.to_string()),
+            }
+        }
+    }
+}
+
+fn done() -> Response {
+    Response {
+        ok: true,
+        error: None,
+        backup: None,
+        edition: None,
     }
 }
 
@@ -119,7 +177,7 @@ fn refused(error: String) -> Response {
     Response {
         ok: false,
         error: Some(error),
-        backup: None,
+        ..done()
     }
 }
 

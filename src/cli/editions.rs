@@ -1,15 +1,17 @@
 //! `catalog edition`, and the weekly editions `serve --editions weekly` makes.
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::Context as _;
 use catalog_log_core::Log;
 use catalog_projector::ReadModels;
-use catalog_snapshots::edition::{EditionKey, KEY_FILE, Shelf, Tag};
+use catalog_snapshots::edition::{EditionKey, KEY_FILE, Made, Shelf, Tag};
 use time::OffsetDateTime;
 
 use super::args::EditionArgs;
+use super::control::{self, Request};
 use super::store;
 
 /// The signing key: the one given, or the data directory's (made on first use).
@@ -20,15 +22,41 @@ pub fn signing_key(data: &Path, given: Option<&PathBuf>) -> anyhow::Result<Editi
     })
 }
 
-pub fn edition(data: &Path, a: EditionArgs) -> anyhow::Result<()> {
-    // The store's lock tells us whether a server holds it; a server makes its own editions
-    // (`serve --editions weekly`), so the message says to stop it or use that.
-    let store = store::open(data).map_err(|e| {
-        anyhow::anyhow!(
-            "{e:#}\nan edition is made from the store, which a running server holds: stop it \
-             first, or let it make editions itself with `catalog serve --editions weekly`"
+/// What makes editions inside a running server: the weekly thread and the control socket share
+/// it, so only one edition is made at a time (the store's lock does that between processes).
+#[derive(Clone)]
+pub struct Maker {
+    pub read_models: ReadModels,
+    pub log: Log,
+    pub shelf: Shelf,
+    pub key: Arc<EditionKey>,
+    pub one_at_a_time: Arc<Mutex<()>>,
+}
+
+impl Maker {
+    pub fn make(&self, tag: Option<Tag>) -> Result<Made, catalog_snapshots::Error> {
+        // A panic mid-edition leaves only an `.unfinished-` directory the next maker sweeps.
+        let _one = self
+            .one_at_a_time
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        catalog_snapshots::make_edition(
+            &self.read_models,
+            &self.log,
+            &self.shelf,
+            &self.key,
+            tag,
+            OffsetDateTime::now_utc(),
         )
-    })?;
+    }
+}
+
+pub fn edition(data: &Path, a: EditionArgs) -> anyhow::Result<()> {
+    let store = match store::open(data) {
+        Ok(store) => store,
+        Err(e) if store::is_held(&e) => return edition_by_server(data, a),
+        Err(e) => return Err(e),
+    };
     let key = signing_key(data, a.signing_key.as_ref())?;
     let shelf = Shelf::in_data_dir(data);
     if let Some(tag) = a.tag
@@ -51,15 +79,52 @@ pub fn edition(data: &Path, a: EditionArgs) -> anyhow::Result<()> {
         a.tag,
         OffsetDateTime::now_utc(),
     )?;
-    eprintln!(
-        "edition {} made at commit {} ({} items) in {}",
-        made.tag,
+    report(
+        &made.tag.to_string(),
         made.manifest.commit_seq,
         made.items,
-        made.dir.display()
+        &made.dir,
     );
-    println!("{}", made.tag);
     Ok(())
+}
+
+/// The edition made by the server holding the store, asked through its control socket, and
+/// signed with the key it serves at `/v1/mirrors`.
+fn edition_by_server(data: &Path, a: EditionArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        a.signing_key.is_none(),
+        "a running server holds {} and signs editions with its own key: stop it to sign with \
+         --signing-key",
+        data.display()
+    );
+    eprintln!(
+        "a server holds {}; asking it for the edition",
+        data.display()
+    );
+    let answer = control::ask(
+        data,
+        &Request::Edition {
+            tag: a.tag.map(|t| t.to_string()),
+        },
+    )?;
+    match (answer.ok, answer.edition) {
+        (true, Some(made)) => {
+            report(&made.tag, made.commit_seq, made.items, &made.dir);
+            Ok(())
+        }
+        _ => anyhow::bail!(
+            "the server refused: {}",
+            answer.error.unwrap_or_else(|| "no reason given".into())
+        ),
+    }
+}
+
+fn report(tag: &str, commit: u64, items: u64, dir: &Path) {
+    eprintln!(
+        "edition {tag} made at commit {commit} ({items} items) in {}",
+        dir.display()
+    );
+    println!("{tag}");
 }
 
 /// How often the server looks whether this week's edition is made.
@@ -67,12 +132,7 @@ const WEEKLY_CHECK: Duration = Duration::from_secs(600);
 
 /// Makes this ISO week's first edition when it is missing, now and every [`WEEKLY_CHECK`], on a
 /// thread of its own (a dump of a large catalog takes a while; requests never wait for it).
-pub fn spawn_weekly(
-    read_models: ReadModels,
-    log: Log,
-    shelf: Shelf,
-    key: EditionKey,
-) -> anyhow::Result<()> {
+pub fn spawn_weekly(maker: Maker) -> anyhow::Result<()> {
     std::thread::Builder::new()
         .name("editions".into())
         .spawn(move || {
@@ -80,8 +140,8 @@ pub fn spawn_weekly(
                 let now = OffsetDateTime::now_utc();
                 let week = Tag::of_week(now.date());
                 // An empty catalog has nothing to publish yet.
-                if !shelf.has(week) && log.head().0 > 0 {
-                    match catalog_snapshots::make_edition(&read_models, &log, &shelf, &key, Some(week), now) {
+                if !maker.shelf.has(week) && maker.log.head().0 > 0 {
+                    match maker.make(Some(week)) {
                         Ok(made) => tracing::info!(tag = %made.tag, commit = made.manifest.commit_seq, "weekly edition made"),
                         Err(e) => tracing::error!(error = %e, "weekly edition failed; trying again later"),
                     }

@@ -76,7 +76,11 @@ pub fn mirror(data: &Path, a: MirrorArgs) -> anyhow::Result<()> {
     runtime
         .block_on(async {
             // A mirror is backed up like a primary: what it holds beyond the log is its own.
-            super::control::listen(data, store);
+            let control = super::control::Context {
+                store,
+                editions: None,
+            };
+            super::control::listen(data, control);
             run(state, &a.addr, failed).await
         })
         .with_context(|| format!("mirror of {from} stopped"))

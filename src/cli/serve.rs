@@ -47,13 +47,15 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
         key_id: key.key_id(),
         public_base64: key.public_base64(),
     };
+    let maker = super::editions::Maker {
+        read_models: services.read_models.clone(),
+        log: services.log.clone(),
+        shelf: shelf.clone(),
+        key: std::sync::Arc::new(key),
+        one_at_a_time: std::sync::Arc::default(),
+    };
     if a.editions == Some(EditionSchedule::Weekly) {
-        super::editions::spawn_weekly(
-            services.read_models.clone(),
-            services.log.clone(),
-            shelf.clone(),
-            key,
-        )?;
+        super::editions::spawn_weekly(maker.clone())?;
     }
     let state = AppState::new(
         services.log,
@@ -69,7 +71,11 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
         .build()
         .context("cannot start the async runtime")?;
     runtime.block_on(async {
-        super::control::listen(data, store);
+        let control = super::control::Context {
+            store,
+            editions: Some(maker),
+        };
+        super::control::listen(data, control);
         run(state, &a.addr, std::future::pending()).await
     })
 }
