@@ -30,7 +30,7 @@ fn shared() -> &'static Shared {
     static SHARED: OnceLock<Shared> = OnceLock::new();
     SHARED.get_or_init(|| {
         Shared::start_demo_flags(FAST_RETRIES, |dir, extra| {
-            dir.add_people(extra, &["owner", "other", "picky"]);
+            dir.add_people(extra, &["owner", "other", "picky", "collector", "tls"]);
             dir.add_reader(extra);
         })
     })
@@ -44,6 +44,7 @@ struct Got {
     event: String,
     signature: String,
     body: Bytes,
+    at: std::time::Instant,
 }
 
 /// A receiver: records what it is sent; answers 503 while `down`, 500 to the next `fail`
@@ -116,6 +117,7 @@ async fn take(State(r): State<Receiver>, headers: HeaderMap, body: Bytes) -> Sta
         event: header("x-catalog-event"),
         signature: header("x-catalog-signature-256"),
         body,
+        at: std::time::Instant::now(),
     });
     StatusCode::OK
 }
@@ -301,15 +303,11 @@ async fn a_dead_receiver_turns_failing_without_holding_up_others_and_recovers() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn five_hooks_a_person_and_only_their_own_to_delete() {
     let s = shared();
-    let other = s.token("other");
+    // A person of their own: no other test holds hooks of theirs.
+    let other = s.token("collector");
     let (_, url) = Receiver::start().await;
-    // Another test may hold some of this person's hooks for a while: count from theirs.
-    let held = other.get("/v1/webhooks").await.expect(200).json()["webhooks"]
-        .as_array()
-        .unwrap()
-        .len();
     let mut made = Vec::new();
-    for _ in held..5 {
+    for _ in 0..5 {
         made.push(add_hook(&other, &url).await.0);
     }
     let refused = other.post("/v1/webhooks", &json!({ "url": url })).await;
@@ -453,4 +451,177 @@ async fn a_kill_mid_delivery_loses_nothing() {
         "a gap: {seqs:?}"
     );
     check_deliveries(&server.anon(), &receiver.got(), &secret).await;
+}
+
+/// The webhook benchmark (`benches/webhooks.sh` runs it; not part of the test run): deliveries a
+/// second to local receivers while a backlog drains, against a plain HTTP client posting the same
+/// bodies to the same receivers; then the lag from a merge's answer to its delivery while merges
+/// run, against one plain post's round trip. Knobs: `HOOKS` (4), `BACKLOG` (commits, 200),
+/// `LAG_SECS` (10), `WRITERS` (2).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a benchmark: run benches/webhooks.sh"]
+async fn bench_webhook_delivery() {
+    use common::measure::knob;
+    let hooks: usize = knob("HOOKS", 4);
+    let backlog: usize = knob("BACKLOG", 200);
+    let lag_secs: u64 = knob("LAG_SECS", 10);
+    let writers: usize = knob("WRITERS", 2);
+    let dir = DataDir::new();
+    let token = dir.person(&unique("steward"), true);
+    // Retries of a closed receiver end in `failing` within moments; probes every 2.16 s.
+    let mut flags = vec!["--demo", "--rate-limit-per-minute", GENEROUS_RATE];
+    flags.extend_from_slice(FAST_RETRIES);
+    let server = dir.start(&flags);
+    let steward = server.with_token(&token);
+    let template = first_of(&server.anon(), "topic").await["data"].clone();
+    let mut receivers = Vec::new();
+    for _ in 0..hooks {
+        let (r, url) = Receiver::start().await;
+        r.down.store(true, Ordering::SeqCst);
+        add_hook(&steward, &url).await;
+        receivers.push((r, url));
+    }
+    // A backlog: the receivers refuse while the commits pile up, then open at once.
+    let start = head(&server.anon()).await;
+    let mut bodies = Vec::new();
+    for _ in 0..backlog {
+        merge_one(&steward, &template).await;
+    }
+    let last = head(&server.anon()).await;
+    for seq in start + 1..=last {
+        let c = common::flow::commit_at(&server.anon(), seq).await;
+        bodies.push(serde_json::to_vec(&json!({ "event": "merge", "commit": c })).unwrap());
+    }
+    for (r, _) in &receivers {
+        r.down.store(false, Ordering::SeqCst);
+    }
+    for (r, _) in &receivers {
+        r.wait_for(last).await;
+    }
+    let (mut first, mut end) = (None::<std::time::Instant>, None::<std::time::Instant>);
+    let mut delivered = 0usize;
+    for (r, _) in &receivers {
+        for g in r.got() {
+            delivered += 1;
+            first = Some(first.map_or(g.at, |f| f.min(g.at)));
+            end = Some(end.map_or(g.at, |e| e.max(g.at)));
+        }
+    }
+    let drain = end.unwrap() - first.unwrap();
+    let rate = (delivered - 1) as f64 / drain.as_secs_f64();
+    // Baseline: one plain client per receiver posting the same bodies in order, awaiting each.
+    let client = reqwest::Client::new();
+    let (base_receivers, mut tasks) = (Vec::new(), Vec::new());
+    let mut base_receivers = base_receivers;
+    for _ in 0..hooks {
+        let (r, url) = Receiver::start().await;
+        base_receivers.push(r);
+        let (client, bodies) = (client.clone(), bodies.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut round_trips = Vec::new();
+            for (i, body) in bodies.into_iter().enumerate() {
+                let t = std::time::Instant::now();
+                let sig = catalog_hooks::signature::sign("0".repeat(64).as_str(), &body);
+                client
+                    .post(&url)
+                    .header("content-type", "application/json")
+                    .header("x-catalog-seq", (i + 1).to_string())
+                    .header("x-catalog-signature-256", sig)
+                    .body(body)
+                    .send()
+                    .await
+                    .unwrap();
+                round_trips.push(t.elapsed());
+            }
+            round_trips
+        }));
+    }
+    let t = std::time::Instant::now();
+    let mut round_trips = Vec::new();
+    for task in tasks {
+        round_trips.extend(task.await.unwrap());
+    }
+    let base_rate = (bodies.len() * hooks) as f64 / t.elapsed().as_secs_f64();
+    round_trips.sort();
+    let base_rtt = round_trips[round_trips.len() / 2];
+
+    // Lag: merges run for a while; each delivery's arrival against its merge's answer.
+    let merged = Arc::new(Mutex::new(Vec::<(u64, std::time::Instant)>::new()));
+    let stop = std::time::Instant::now() + Duration::from_secs(lag_secs);
+    let mut writer_tasks = Vec::new();
+    for _ in 0..writers {
+        let (steward, template, merged) = (steward.clone(), template.clone(), merged.clone());
+        writer_tasks.push(tokio::spawn(async move {
+            while std::time::Instant::now() < stop {
+                let seq = merge_one(&steward, &template).await;
+                merged
+                    .lock()
+                    .unwrap()
+                    .push((seq, std::time::Instant::now()));
+            }
+        }));
+    }
+    for w in writer_tasks {
+        w.await.unwrap();
+    }
+    let merged = merged.lock().unwrap().clone();
+    let newest = merged.iter().map(|m| m.0).max().unwrap();
+    for (r, _) in &receivers {
+        r.wait_for(newest).await;
+    }
+    let mut lags = Vec::new();
+    for (r, _) in &receivers {
+        let got = r.got();
+        for (seq, at) in &merged {
+            if let Some(g) = got.iter().find(|g| g.seq == *seq) {
+                lags.push(g.at.saturating_duration_since(*at));
+            }
+        }
+    }
+    lags.sort();
+    let pct = |p: f64| lags[((lags.len() - 1) as f64 * p) as usize];
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!(
+        "webhooks: {hooks} hooks, backlog of {} commits",
+        bodies.len()
+    );
+    println!(
+        "drain: {delivered} deliveries in {:.2} s = {rate:.0}/s; baseline plain client {base_rate:.0}/s; ratio {:.2}",
+        drain.as_secs_f64(),
+        rate / base_rate
+    );
+    println!(
+        "lag merge->delivery over {} merges x {hooks} hooks ({writers} writers, {lag_secs} s): p50 {:.1} ms, p99 {:.1} ms; baseline post round trip p50 {:.2} ms; ratios {:.1} / {:.1}",
+        merged.len(),
+        ms(pct(0.5)),
+        ms(pct(0.99)),
+        ms(base_rtt),
+        ms(pct(0.5)) / ms(base_rtt),
+        ms(pct(0.99)) / ms(base_rtt)
+    );
+}
+
+/// An `https://` hook is posted over TLS: a receiver that speaks plain HTTP fails the handshake,
+/// and the hook's last error says so (the client was built with TLS, not refused for the scheme).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn https_hooks_are_posted_over_tls() {
+    let s = shared();
+    let other = s.token("tls");
+    let template = first_of(&s.anon(), "topic").await["data"].clone();
+    let (receiver, url) = Receiver::start().await;
+    let url = url.replace("http://", "https://");
+    let (id, _) = add_hook(&other, &url).await;
+    merge_one(&s.steward(), &template).await;
+    let view = eventually("the TLS failure to be recorded", WAIT, || async {
+        let v = hook_view(&other, id).await;
+        v["lastError"].as_str().map(str::to_owned)
+    })
+    .await;
+    assert!(receiver.got().is_empty());
+    // rustls read the plain-HTTP answer as a TLS record.
+    assert!(view.contains("InvalidContentType"), "{view}");
+    other
+        .delete(&format!("/v1/webhooks/{id}"))
+        .await
+        .expect(200);
 }

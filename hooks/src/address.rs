@@ -60,7 +60,8 @@ impl HookUrl {
             Some(Host::Ipv4(ip)) => check_ip(IpAddr::V4(ip), policy).map_err(bad)?,
             Some(Host::Ipv6(ip)) => check_ip(IpAddr::V6(ip), policy).map_err(bad)?,
             Some(Host::Domain(name)) => {
-                if !name.contains('.') && !(policy.allow_http && name == "localhost") {
+                let local = policy.allow_http && name == "localhost";
+                if !local && !name.contains('.') {
                     return Err(bad("the host is not a public domain name"));
                 }
             }

@@ -184,13 +184,10 @@ async fn run_hook(shared: Arc<Shared>, id: HookId) {
         }
         let seq = record.delivered.next();
         let log = shared.hooks.log().clone();
-        let commit = match blocking(move || Ok(log.commit_json(seq)?)).await {
-            Ok(Some(json)) => json,
-            Ok(None) | Err(_) => {
-                tracing::error!(hook = %id, %seq, "cannot read the commit to deliver");
-                tokio::time::sleep(Duration::from_secs(1)).await;
-                continue;
-            }
+        let Ok(Some(commit)) = blocking(move || Ok(log.commit_json(seq)?)).await else {
+            tracing::error!(hook = %id, %seq, "cannot read the commit to deliver");
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            continue;
         };
         let outcome = {
             let _slot = shared.slots.acquire().await;

@@ -19,8 +19,8 @@ use crate::state::AppState;
 
 pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(list, create))
-        .routes(routes!(delete))
+        .routes(routes!(list_webhooks, create_webhook))
+        .routes(routes!(delete_webhook))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -33,7 +33,10 @@ struct HookList {
 #[utoipa::path(get, path = "/v1/webhooks", tag = "webhooks",
     responses((status = 200, body = HookList), (status = 401, body = ErrorBody)),
     security(("bearer" = []), ("session" = [])))]
-async fn list(State(state): State<AppState>, SignedIn(who): SignedIn) -> Result<Answer, ApiError> {
+async fn list_webhooks(
+    State(state): State<AppState>,
+    SignedIn(who): SignedIn,
+) -> Result<Answer, ApiError> {
     let hooks = state.hooks.clone();
     let webhooks = crate::blocking(move || hooks.list(&who)).await?;
     Ok(Answer::json(&HookList { webhooks })?.cache(CacheClass::NoStore))
@@ -56,7 +59,7 @@ struct CreateHook {
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 409, body = ErrorBody, description = "`state`: you hold five webhooks already")),
     security(("bearer" = []), ("session" = [])))]
-async fn create(
+async fn create_webhook(
     State(state): State<AppState>,
     WriteAccess(who): WriteAccess,
     Json(body): Json<CreateHook>,
@@ -74,7 +77,7 @@ async fn create(
     responses((status = 200, body = HookView, description = "the removed hook"), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
     security(("bearer" = []), ("session" = [])))]
-async fn delete(
+async fn delete_webhook(
     State(state): State<AppState>,
     WriteAccess(who): WriteAccess,
     Path(raw): Path<String>,
