@@ -45,6 +45,8 @@ struct Got {
     signature: String,
     body: Bytes,
     at: std::time::Instant,
+    /// The wall clock at arrival, to compare with the commit's own `at`.
+    wall: time::OffsetDateTime,
 }
 
 /// A receiver: records what it is sent; answers 503 while `down`, 500 to the next `fail`
@@ -118,6 +120,7 @@ async fn take(State(r): State<Receiver>, headers: HeaderMap, body: Bytes) -> Sta
         signature: header("x-catalog-signature-256"),
         body,
         at: std::time::Instant::now(),
+        wall: time::OffsetDateTime::now_utc(),
     });
     StatusCode::OK
 }
@@ -133,6 +136,13 @@ async fn add_hook(api: &Api, url: &str) -> (u64, String) {
     assert_eq!(secret.len(), 64, "{made}");
     assert!(secret.bytes().all(|b| b.is_ascii_hexdigit()), "{made}");
     (made["id"].as_u64().expect("an id"), secret)
+}
+
+/// Deletes the hooks a test made, so the person's count is as before.
+async fn delete_hooks(api: &Api, ids: impl IntoIterator<Item = u64>) {
+    for id in ids {
+        api.delete(&format!("/v1/webhooks/{id}")).await.expect(200);
+    }
 }
 
 async fn hook_view(api: &Api, id: u64) -> Value {
@@ -292,12 +302,7 @@ async fn a_dead_receiver_turns_failing_without_holding_up_others_and_recovers() 
     })
     .await;
     assert_eq!(view["failures"], 0, "{view}");
-    for id in [dead_id, alive_id] {
-        owner
-            .delete(&format!("/v1/webhooks/{id}"))
-            .await
-            .expect(200);
-    }
+    delete_hooks(&owner, [dead_id, alive_id]).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -322,12 +327,7 @@ async fn five_hooks_a_person_and_only_their_own_to_delete() {
         .await
         .expect_error(404, "not-found");
     hook_view(&other, made[0]).await;
-    for id in made {
-        other
-            .delete(&format!("/v1/webhooks/{id}"))
-            .await
-            .expect(200);
-    }
+    delete_hooks(&other, made).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -569,13 +569,18 @@ async fn bench_webhook_delivery() {
     for (r, _) in &receivers {
         r.wait_for(newest).await;
     }
+    // From the commit's own time (set as the log writer seals it, before its fsync) to the
+    // arrival, both on this machine's wall clock, to the millisecond.
+    let ours: std::collections::BTreeSet<u64> = merged.iter().map(|m| m.0).collect();
     let mut lags = Vec::new();
     for (r, _) in &receivers {
-        let got = r.got();
-        for (seq, at) in &merged {
-            if let Some(g) = got.iter().find(|g| g.seq == *seq) {
-                lags.push(g.at.saturating_duration_since(*at));
-            }
+        for g in r.got().iter().filter(|g| ours.contains(&g.seq)) {
+            let body: Value = serde_json::from_slice(&g.body).unwrap();
+            let at = body["commit"]["at"].as_str().unwrap();
+            let at =
+                time::OffsetDateTime::parse(at, &time::format_description::well_known::Rfc3339)
+                    .unwrap();
+            lags.push(Duration::try_from(g.wall - at).unwrap_or_default());
         }
     }
     lags.sort();
@@ -620,8 +625,5 @@ async fn https_hooks_are_posted_over_tls() {
     assert!(receiver.got().is_empty());
     // rustls read the plain-HTTP answer as a TLS record.
     assert!(view.contains("InvalidContentType"), "{view}");
-    other
-        .delete(&format!("/v1/webhooks/{id}"))
-        .await
-        .expect(200);
+    delete_hooks(&other, [id]).await;
 }
