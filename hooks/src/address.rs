@@ -297,6 +297,17 @@ mod tests {
         assert!(addrs.iter().all(|a| a.ip().is_loopback() && a.port() == 9));
     }
 
+    /// The client's own resolver refuses a name with a non-public address, so a connection
+    /// never reaches an address the check did not pass.
+    #[tokio::test]
+    async fn the_clients_resolver_refuses_what_the_check_refuses() {
+        let name: Name = "localhost".parse().unwrap();
+        assert!(Checked(STRICT).resolve(name).await.is_err());
+        let name: Name = "localhost".parse().unwrap();
+        let addrs: Vec<SocketAddr> = Checked(LOCAL).resolve(name).await.unwrap().collect();
+        assert!(!addrs.is_empty() && addrs.iter().all(|a| a.ip().is_loopback()));
+    }
+
     proptest! {
         /// Every IPv4 address judges the same bare and mapped into IPv6, and loopback is allowed
         /// exactly when the operator allows local hooks.

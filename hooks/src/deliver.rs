@@ -234,7 +234,10 @@ async fn post(
 ) -> std::result::Result<(), String> {
     // Checked again at each attempt: an address typed as an IP never meets the resolver, and
     // the operator may have restarted without `--allow-http-webhooks`.
-    let url = HookUrl::parse(&record.url, shared.hooks.policy()).map_err(|e| e.to_string())?;
+    let url = HookUrl::parse(&record.url, shared.hooks.policy()).map_err(|e| match e {
+        Error::BadUrl { reason, .. } => format!("address refused: {reason}"),
+        other => other.to_string(),
+    })?;
     let body = body(commit);
     let delivery = uuid::Uuid::new_v4().to_string();
     let signature = sign(&record.secret.0, &body);
@@ -249,7 +252,7 @@ async fn post(
         .body(body)
         .send()
         .await;
-    let mut answer = sent.map_err(|e| describe(&e))?;
+    let mut answer = sent.map_err(describe)?;
     let status = answer.status();
     // Read a short answer to its end so the connection can be used again; never more.
     let mut read = 0;
@@ -269,10 +272,12 @@ async fn post(
     }
 }
 
-/// An error with its causes (reqwest's own message leaves out why a connection failed).
-fn describe(e: &reqwest::Error) -> String {
+/// An error with its causes (reqwest's own message leaves out why a connection failed), without
+/// the address: it goes to the server's log, and an address may carry its owner's own token.
+fn describe(e: reqwest::Error) -> String {
+    let e = e.without_url();
     let mut text = e.to_string();
-    let mut source = std::error::Error::source(e);
+    let mut source = std::error::Error::source(&e);
     while let Some(cause) = source {
         text.push_str(": ");
         text.push_str(&cause.to_string());

@@ -114,7 +114,7 @@ impl Hooks {
     /// head, so it is sent the merges after this moment.
     pub fn add(&self, who: &Principal, url: &HookUrl) -> Result<NewHook> {
         let secret = random_secret()?;
-        let _guard = self.locked();
+        let guard = self.locked();
         let mine = self.ids_of(who.account)?;
         if mine.len() >= HOOKS_PER_ACCOUNT {
             return Err(Error::TooMany {
@@ -139,7 +139,7 @@ impl Hooks {
         batch.put_raw(ACCOUNT_HOOKS, &account_key(who.account, id), &[])?;
         batch.set_counter(HOOK_COUNTER, id.0)?;
         self.kv.write(batch)?;
-        drop(_guard);
+        drop(guard);
         tracing::info!(hook = %id, account = %who.account, "webhook added");
         self.added.notify_one();
         Ok(NewHook {
