@@ -36,6 +36,13 @@ fn shared() -> &'static Shared {
     })
 }
 
+/// The shared server, `role`'s client, and a topic's data to copy for merges.
+async fn given(role: &str) -> (&'static Shared, Api, Value) {
+    let s = shared();
+    let template = first_of(&s.anon(), "topic").await["data"].clone();
+    (s, s.token(role), template)
+}
+
 /// One request a receiver took.
 #[derive(Debug, Clone)]
 struct Got {
@@ -189,10 +196,8 @@ async fn check_deliveries(api: &Api, got: &[Got], secret: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_merge_arrives_signed_and_in_order() {
-    let s = shared();
-    let owner = s.token("owner");
+    let (s, owner, template) = given("owner").await;
     let steward = s.steward();
-    let template = first_of(&s.anon(), "topic").await["data"].clone();
     let (receiver, url) = Receiver::start().await;
     let (id, secret) = add_hook(&owner, &url).await;
     let start = hook_view(&owner, id).await["deliveredSeq"]
@@ -233,9 +238,7 @@ async fn every_merge_arrives_signed_and_in_order() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn failed_deliveries_are_retried_until_they_succeed() {
-    let s = shared();
-    let other = s.token("other");
-    let template = first_of(&s.anon(), "topic").await["data"].clone();
+    let (s, other, template) = given("other").await;
     let (receiver, url) = Receiver::start().await;
     receiver.fail.store(3, Ordering::SeqCst);
     // By name: the address goes through the client's checking resolver (with the flag,
@@ -270,10 +273,8 @@ async fn failed_deliveries_are_retried_until_they_succeed() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dead_receiver_turns_failing_without_holding_up_others_and_recovers() {
-    let s = shared();
-    let owner = s.token("owner");
+    let (s, owner, template) = given("owner").await;
     let steward = s.steward();
-    let template = first_of(&s.anon(), "topic").await["data"].clone();
     let (dead, dead_url) = Receiver::start().await;
     dead.down.store(true, Ordering::SeqCst);
     let (alive, alive_url) = Receiver::start().await;
@@ -619,9 +620,7 @@ async fn bench_webhook_delivery() {
 /// and the hook's last error says so (the client was built with TLS, not refused for the scheme).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn https_hooks_are_posted_over_tls() {
-    let s = shared();
-    let other = s.token("tls");
-    let template = first_of(&s.anon(), "topic").await["data"].clone();
+    let (s, other, template) = given("tls").await;
     let (receiver, url) = Receiver::start().await;
     let url = url.replace("http://", "https://");
     let (id, _) = add_hook(&other, &url).await;
