@@ -121,6 +121,11 @@ pub struct ServeArgs {
     /// missing) when left out. Its public half is listed at /v1/mirrors.
     #[arg(long, value_name = "FILE")]
     pub signing_key: Option<PathBuf>,
+    /// Keep a git mirror of the catalog's history in DATA/git (one git commit per catalog
+    /// commit, written as commits land) and serve it for `git clone` at /git/catalog.git.
+    /// Needs the `git` command.
+    #[arg(long)]
+    pub git_mirror: bool,
 }
 
 #[derive(Args, Debug)]
@@ -143,6 +148,11 @@ pub struct MirrorArgs {
     /// The one reverse proxy whose forwarded headers name the client (as for `serve`).
     #[arg(long, value_name = "ADDR")]
     pub trusted_proxy: Option<IpAddr>,
+    /// Keep a git mirror of the catalog's history in DATA/git (one git commit per catalog
+    /// commit, written as commits land) and serve it for `git clone` at /git/catalog.git.
+    /// Needs the `git` command.
+    #[arg(long)]
+    pub git_mirror: bool,
 }
 
 #[derive(Subcommand, Debug)]
