@@ -10,6 +10,10 @@ use catalog_projector::ReadModels;
 use catalog_snapshots::edition::{EditionKey, KEY_FILE, Made, Shelf, Tag};
 use time::OffsetDateTime;
 
+use std::io::IsTerminal as _;
+
+use catalog_replay::{Progress, Reporter};
+
 use super::args::EditionArgs;
 use super::control::{self, Request};
 use super::store;
@@ -40,14 +44,19 @@ impl Maker {
             .one_at_a_time
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        catalog_snapshots::make_edition(
+        // The server has no terminal: log lines.
+        let reporter = progress(&self.read_models, Progress::LogEvery(ITEMS_PER_LINE));
+        let made = catalog_snapshots::make_edition(
             &self.read_models,
             &self.log,
             &self.shelf,
             &self.key,
             tag,
             OffsetDateTime::now_utc(),
-        )
+            &mut |n| reporter.commit(n),
+        );
+        reporter.finish();
+        made
     }
 }
 
@@ -71,14 +80,19 @@ pub fn edition(data: &Path, a: EditionArgs) -> anyhow::Result<()> {
     projector
         .wait_applied(log.head(), Duration::from_secs(3600))
         .context("the read models did not reach the log's head")?;
+    let read_models = ReadModels::new(&store);
+    let reporter = progress(&read_models, Progress::Auto);
     let made = catalog_snapshots::make_edition(
-        &ReadModels::new(&store),
+        &read_models,
         &log,
         &shelf,
         &key,
         a.tag,
         OffsetDateTime::now_utc(),
-    )?;
+        &mut |n| reporter.commit(n),
+    );
+    reporter.finish();
+    let made = made?;
     report(
         &made.tag.to_string(),
         made.manifest.commit_seq,
@@ -117,6 +131,23 @@ fn edition_by_server(data: &Path, a: EditionArgs) -> anyhow::Result<()> {
             answer.error.unwrap_or_else(|| "no reason given".into())
         ),
     }
+}
+
+/// A log line every so many items when no terminal shows a bar.
+const ITEMS_PER_LINE: u64 = 100_000;
+
+/// How an edition shows its progress: the live items the read models count are its total (a
+/// count that cannot be read only costs the bar its length).
+fn progress(read_models: &ReadModels, how: Progress) -> Reporter {
+    let total = read_models
+        .counts()
+        .map(|counts| counts.values().sum())
+        .unwrap_or(0);
+    let how = match how {
+        Progress::Auto if !std::io::stderr().is_terminal() => Progress::LogEvery(ITEMS_PER_LINE),
+        other => other,
+    };
+    Reporter::counting(how, "edition", "items", total)
 }
 
 fn report(tag: &str, commit: u64, items: u64, dir: &Path) {
