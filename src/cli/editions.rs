@@ -39,6 +39,15 @@ pub struct Maker {
 
 impl Maker {
     pub fn make(&self, tag: Option<Tag>) -> Result<Made, catalog_snapshots::Error> {
+        self.make_at(tag, OffsetDateTime::now_utc())
+    }
+
+    /// [`Maker::make`] as if it were `now` (which picks the week of a tag left out).
+    fn make_at(
+        &self,
+        tag: Option<Tag>,
+        now: OffsetDateTime,
+    ) -> Result<Made, catalog_snapshots::Error> {
         // A panic mid-edition leaves only an `.unfinished-` directory the next maker sweeps.
         let _one = self
             .one_at_a_time
@@ -52,11 +61,22 @@ impl Maker {
             &self.shelf,
             &self.key,
             tag,
-            OffsetDateTime::now_utc(),
+            now,
             &mut |n| reporter.commit(n),
         );
         reporter.finish();
         made
+    }
+
+    /// The weekly schedule's one step: makes the ISO week of `now`'s first edition when it is
+    /// missing and the catalog has commits; answers what it made.
+    fn weekly_step(&self, now: OffsetDateTime) -> Result<Option<Made>, catalog_snapshots::Error> {
+        let week = Tag::of_week(now.date());
+        // An empty catalog has nothing to publish yet.
+        if self.shelf.has(week) || self.log.head().0 == 0 {
+            return Ok(None);
+        }
+        self.make_at(Some(week), now).map(Some)
     }
 }
 
@@ -168,18 +188,95 @@ pub fn spawn_weekly(maker: Maker) -> anyhow::Result<()> {
         .name("editions".into())
         .spawn(move || {
             loop {
-                let now = OffsetDateTime::now_utc();
-                let week = Tag::of_week(now.date());
-                // An empty catalog has nothing to publish yet.
-                if !maker.shelf.has(week) && maker.log.head().0 > 0 {
-                    match maker.make(Some(week)) {
-                        Ok(made) => tracing::info!(tag = %made.tag, commit = made.manifest.commit_seq, "weekly edition made"),
-                        Err(e) => tracing::error!(error = %e, "weekly edition failed; trying again later"),
-                    }
+                match maker.weekly_step(OffsetDateTime::now_utc()) {
+                    Ok(Some(made)) => tracing::info!(tag = %made.tag, commit = made.manifest.commit_seq, "weekly edition made"),
+                    Ok(None) => {}
+                    Err(e) => tracing::error!(error = %e, "weekly edition failed; trying again later"),
                 }
                 std::thread::sleep(WEEKLY_CHECK);
             }
         })
         .context("cannot start the editions thread")?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use catalog_schemas::{Id, ItemType};
+    use time::macros::datetime;
+
+    use super::*;
+
+    fn topic(log: &Log, slug: &str) -> catalog_log_core::Seq {
+        log.append(catalog_log_core::NewCommit {
+            message: "add".into(),
+            merged_by: "steward".into(),
+            author: "steward".into(),
+            suggestion: None,
+            changes: vec![catalog_log_core::NewChange {
+                id: Id::random(),
+                ty: ItemType::Topic,
+                path: Some(format!("/topics/{slug}")),
+                data: Some(serde_json::json!({ "name": { "he": "נושא" }, "slug": slug })),
+                merged_into: None,
+                expect: catalog_log_core::Expect::Absent,
+            }],
+        })
+        .expect("append")
+        .seq
+    }
+
+    #[test]
+    fn the_weekly_step_makes_each_weeks_first_edition_once() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let services = store::services(dir.path()).expect("services");
+        let key = EditionKey::load_or_create(&dir.path().join(KEY_FILE)).expect("a key");
+        let maker = Maker {
+            read_models: services.read_models.clone(),
+            log: services.log.clone(),
+            shelf: Shelf::in_data_dir(dir.path()),
+            key: Arc::new(key),
+            one_at_a_time: Arc::default(),
+        };
+        let monday = datetime!(2026-11-23 09:00 UTC);
+        assert!(
+            maker.weekly_step(monday).unwrap().is_none(),
+            "nothing to publish yet"
+        );
+
+        let seq = topic(&services.log, "first");
+        services
+            .projector
+            .wait_applied(seq, Duration::from_secs(30))
+            .unwrap();
+        let made = maker
+            .weekly_step(monday)
+            .unwrap()
+            .expect("this week's edition");
+        assert_eq!(made.tag.to_string(), "2026.48");
+        assert_eq!(made.manifest.commit_seq, seq.0);
+        // Later that week (ten minutes on, or on Sunday), nothing more.
+        let sunday = datetime!(2026-11-29 23:59 UTC);
+        assert!(
+            maker
+                .weekly_step(monday + Duration::from_secs(600))
+                .unwrap()
+                .is_none()
+        );
+        assert!(maker.weekly_step(sunday).unwrap().is_none());
+
+        let seq = topic(&services.log, "second");
+        services
+            .projector
+            .wait_applied(seq, Duration::from_secs(30))
+            .unwrap();
+        let next = maker
+            .weekly_step(sunday + Duration::from_secs(60))
+            .unwrap()
+            .expect("next week's edition");
+        assert_eq!(next.tag.to_string(), "2026.49");
+        assert_eq!(next.manifest.commit_seq, seq.0);
+    }
 }
