@@ -6,4 +6,4 @@ cd "$(dirname "$0")/.."
 source scripts/setup.sh
 
 cargo build --locked --bin catalog
-exec "$CARGO_TARGET_DIR/debug/catalog" serve --demo --data "${CATALOG_DATA:-./data}" "$@"
+exec "$CARGO_TARGET_DIR/debug/catalog" serve --demo --git-mirror --data "${CATALOG_DATA:-./data}" "$@"

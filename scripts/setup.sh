@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Installs what a fresh machine lacks to build catalog: RocksDB's bindings need libclang (bindgen).
+# Installs what a fresh machine lacks to build and test catalog: RocksDB's bindings need libclang (bindgen),
+# the git mirror needs git.
 # Safe to run again; it only installs what is missing. Sourced by run.sh and test.sh.
 set -euo pipefail
 
 need=()
 dpkg -s libclang-dev >/dev/null 2>&1 || need+=(libclang-dev)
+# The git mirror (`serve --git-mirror`) runs git fast-import and git http-backend; its tests clone with git.
+command -v git >/dev/null 2>&1 || need+=(git)
 if [ "${#need[@]}" -gt 0 ]; then
   echo "setup: installing ${need[*]}" >&2
   sudo_cmd=""

@@ -66,6 +66,7 @@ pub fn router(state: AppState) -> Router {
     spawn_session_sweeper(&state);
     let (routes, _doc) = routes::all().split_for_parts();
     let routes = routes
+        .merge(routes::git::router())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(extract::JSON_BODY_LIMIT))

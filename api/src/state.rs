@@ -23,6 +23,7 @@ use crate::http::guards::{MAX_IN_FLIGHT, REQUEST_TIMEOUT};
 use crate::login_limits::{LOGIN_PER_HANDLE_PER_MINUTE, LoginLimits};
 use crate::mirror::MirrorStatus;
 use crate::ratelimit::RateLimits;
+use crate::routes::git::GitServe;
 
 /// Settings the operator chooses at `catalog serve`.
 #[derive(Clone, Copy, Debug)]
@@ -85,6 +86,8 @@ pub struct AppState {
     pub editions: Option<Arc<Editions>>,
     /// People's webhooks (the routes keep them; `catalog serve` runs their deliverer).
     pub hooks: Hooks,
+    /// The git mirror, when the server keeps one (`--git-mirror`).
+    pub(crate) git: Option<GitServe>,
 }
 
 /// What the edition routes serve from.
@@ -112,6 +115,12 @@ impl AppState {
     /// Serves the editions on `shelf`, signed with `key`.
     pub fn with_editions(mut self, shelf: Shelf, key: PublicKey) -> AppState {
         self.editions = Some(Arc::new(Editions { shelf, key }));
+        self
+    }
+
+    /// Serves `mirror`'s repository at `/git/catalog.git` and lists it in `/v1/mirrors`.
+    pub fn with_git(mut self, mirror: catalog_snapshots::GitMirror) -> AppState {
+        self.git = Some(GitServe::new(mirror));
         self
     }
 }
@@ -142,6 +151,7 @@ impl AppState {
             in_flight: Arc::new(tokio::sync::Semaphore::new(settings.max_in_flight.max(1))),
             settings,
             editions: None,
+            git: None,
             mirror: None,
         }
     }

@@ -1,11 +1,34 @@
 //! What a thread following the log shares with the handles that read its progress: the status
 //! it last reported, a condition variable to wait on for the next, and the flag that stops it;
 //! and the guard that stops and joins the thread when the last handle goes. The projector's
-//! worker and the search index's follower both use it.
+//! worker, the search index's follower and the git mirror's exporter use it.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crate::seq::Seq;
+
+/// Where a follower that may trail the log stands (the search index, the git mirror), for
+/// `/v1/stats` and for those who wait on it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FollowerStatus {
+    /// The last commit it holds.
+    pub applied: Seq,
+    /// The last attempt's failure, for operators; `None` while following works.
+    pub failing: Option<String>,
+    pub stopped: bool,
+}
+
+impl Watched<FollowerStatus> {
+    /// Blocks until the follower holds `seq`, stops, or `timeout` passes; answers the seq it
+    /// holds.
+    pub fn wait_applied(&self, seq: Seq, timeout: Duration) -> Seq {
+        self.wait_until(timeout, |s| s.applied >= seq || s.stopped)
+            .applied
+    }
+}
 
 /// A follower's status, its change signal and its stop flag.
 pub struct Watched<S> {
@@ -34,6 +57,29 @@ impl<S> Watched<S> {
     pub fn set(&self, status: S) {
         *self.lock() = status;
         self.changed.notify_all();
+    }
+
+    /// Blocks until `done` holds for the status or `timeout` passes, and answers the status
+    /// then (still locked), whichever it was.
+    pub fn wait_until(
+        &self,
+        timeout: Duration,
+        mut done: impl FnMut(&S) -> bool,
+    ) -> MutexGuard<'_, S> {
+        let deadline = Instant::now() + timeout;
+        let mut status = self.lock();
+        while !done(&status) {
+            let now = Instant::now();
+            if now >= deadline {
+                break;
+            }
+            status = self
+                .changed
+                .wait_timeout(status, deadline - now)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        status
     }
 
     /// True once the follower has been asked to stop.

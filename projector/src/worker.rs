@@ -5,7 +5,7 @@
 //! commit, signalling `wait_applied` callers after every batch.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use catalog_log_core::follower::{StopOnDrop, Watched};
 use catalog_log_core::{Log, Seq, Store};
@@ -77,30 +77,20 @@ impl Projector {
 
     /// Blocks until every projection has applied `seq`, or `timeout` passes.
     pub fn wait_applied(&self, seq: Seq, timeout: Duration) -> Result<()> {
-        let deadline = Instant::now() + timeout;
-        let mut status = self.shared.lock();
-        loop {
-            if status.applied >= seq {
-                return Ok(());
-            }
-            if status.state == WorkerState::Stopped {
-                return Err(Error::Stopped {
-                    applied: status.applied,
-                });
-            }
-            let now = Instant::now();
-            if now >= deadline {
-                return Err(Error::Timeout {
-                    wanted: seq,
-                    applied: status.applied,
-                });
-            }
-            status = self
-                .shared
-                .changed
-                .wait_timeout(status, deadline - now)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
+        let status = self.shared.wait_until(timeout, |s| {
+            s.applied >= seq || s.state == WorkerState::Stopped
+        });
+        if status.applied >= seq {
+            Ok(())
+        } else if status.state == WorkerState::Stopped {
+            Err(Error::Stopped {
+                applied: status.applied,
+            })
+        } else {
+            Err(Error::Timeout {
+                wanted: seq,
+                applied: status.applied,
+            })
         }
     }
 

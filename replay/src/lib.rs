@@ -26,6 +26,6 @@ mod verify;
 mod tests;
 
 pub use error::{Error, Result};
-pub use progress::Progress;
+pub use progress::{Progress, Reporter};
 pub use rebuild::{Fold, RebuildReport, SEARCH, rebuild};
 pub use verify::{Difference, VerifyReport, verify};

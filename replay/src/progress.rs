@@ -1,5 +1,6 @@
-//! Showing how far a long fold has come: a bar on a terminal, log lines otherwise. Each fold of
-//! the log (the key-value read models, then the search index) reports under its own name.
+//! Showing how far long work has come: a bar on a terminal, log lines otherwise. Each fold of
+//! the log (the key-value read models, then the search index) reports under its own name, in
+//! commits; the binary's editions report through the same [`Reporter`], in items.
 
 use std::cell::Cell;
 use std::io::IsTerminal;
@@ -17,10 +18,12 @@ pub enum Progress {
     Silent,
 }
 
-pub(crate) enum Reporter {
+/// One piece of long work's progress, shown as [`Progress`] asks.
+pub enum Reporter {
     Bar(ProgressBar),
     Lines {
         fold: &'static str,
+        unit: &'static str,
         every: u64,
         total: u64,
         /// The next seq at or past which a line is written: a fold may report in chunks (the
@@ -32,9 +35,20 @@ pub(crate) enum Reporter {
 
 impl Reporter {
     /// A reporter for one fold, named `fold` (`read models`, `search`), of `total` commits.
-    pub(crate) fn new(progress: Progress, fold: &'static str, total: u64) -> Reporter {
+    pub fn new(progress: Progress, fold: &'static str, total: u64) -> Reporter {
+        Reporter::counting(progress, fold, "commits", total)
+    }
+
+    /// A reporter of work named `fold` over `total` things called `unit` (`items`).
+    pub fn counting(
+        progress: Progress,
+        fold: &'static str,
+        unit: &'static str,
+        total: u64,
+    ) -> Reporter {
         let lines = |every: u64| Reporter::Lines {
             fold,
+            unit,
             every,
             total,
             next: Cell::new(every),
@@ -42,9 +56,9 @@ impl Reporter {
         match progress {
             Progress::Auto if std::io::stderr().is_terminal() => {
                 let bar = ProgressBar::new(total);
-                if let Ok(style) = ProgressStyle::with_template(
-                    "{msg:12} [{bar:40}] {pos}/{len} commits ({per_sec}, {eta} left)",
-                ) {
+                if let Ok(style) = ProgressStyle::with_template(&format!(
+                    "{{msg:12}} [{{bar:40}}] {{pos}}/{{len}} {unit} ({{per_sec}}, {{eta}} left)"
+                )) {
                     bar.set_style(style.progress_chars("=> "));
                 }
                 bar.set_message(fold);
@@ -56,23 +70,25 @@ impl Reporter {
         }
     }
 
-    pub(crate) fn commit(&self, seq: u64) {
+    /// Reports that `done` of the total are done (for a fold, the seq it reached).
+    pub fn commit(&self, done: u64) {
         match self {
-            Reporter::Bar(bar) => bar.set_position(seq),
+            Reporter::Bar(bar) => bar.set_position(done),
             Reporter::Lines {
                 fold,
+                unit,
                 every,
                 total,
                 next,
-            } if seq >= next.get() => {
-                tracing::info!(fold, seq, head = total, "fold progress");
-                next.set((seq / every + 1) * every);
+            } if done >= next.get() => {
+                tracing::info!(fold, done, total, unit, "progress");
+                next.set((done / every + 1) * every);
             }
             _ => {}
         }
     }
 
-    pub(crate) fn finish(&self) {
+    pub fn finish(&self) {
         if let Reporter::Bar(bar) = self {
             bar.finish_and_clear();
         }

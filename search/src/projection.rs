@@ -7,9 +7,9 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use catalog_log_core::follower::{StopOnDrop, Watched};
+use catalog_log_core::follower::{FollowerStatus, StopOnDrop, Watched};
 use catalog_log_core::{Log, Seq};
 
 use crate::error::{Error, Result};
@@ -20,15 +20,9 @@ const POLL: Duration = Duration::from_millis(100);
 /// The pause after a failed fold before trying again.
 const RETRY: Duration = Duration::from_secs(1);
 
-/// Where the follower is, for `/v1/stats`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SearchStatus {
-    /// The last commit the index holds.
-    pub applied: Seq,
-    /// The last fold's failure, for operators; `None` while folding works.
-    pub failing: Option<String>,
-    pub stopped: bool,
-}
+/// Where the follower is, for `/v1/stats`: the last commit the index holds, and the last
+/// fold's failure.
+pub type SearchStatus = FollowerStatus;
 
 /// The live search projection. Cheap to clone; the follower stops with the last clone.
 #[derive(Clone)]
@@ -91,21 +85,7 @@ impl SearchProjection {
 
     /// Blocks until the index holds `seq` or `timeout` passes; answers the seq it holds.
     pub fn wait_applied(&self, seq: Seq, timeout: Duration) -> Seq {
-        let deadline = Instant::now() + timeout;
-        let mut status = self.shared.lock();
-        while status.applied < seq && !status.stopped {
-            let now = Instant::now();
-            if now >= deadline {
-                break;
-            }
-            status = self
-                .shared
-                .changed
-                .wait_timeout(status, deadline - now)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
-        }
-        status.applied
+        self.shared.wait_applied(seq, timeout)
     }
 }
 

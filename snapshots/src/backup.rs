@@ -22,9 +22,14 @@ use crate::Error;
 /// The file at the top of a backup saying what it holds.
 pub const BACKUP_MANIFEST: &str = "BACKUP.json";
 
-/// Entries of a data directory a backup leaves out: the search index (rebuilt from the log) and
-/// the running server's control socket.
-const LEFT_OUT: &[&str] = &["search", "control.sock"];
+/// Entries of a data directory a backup leaves out: the search index and the git mirror (both
+/// made again from the log) and the running server's control socket.
+const LEFT_OUT: &[&str] = &["search", "git", "control.sock"];
+
+/// Names of work in progress that a crash may leave (an edition being made); never data.
+fn unfinished(name: &std::ffi::OsStr) -> bool {
+    name.to_string_lossy().starts_with(".unfinished-")
+}
 
 /// What a backup holds, as written in [`BACKUP_MANIFEST`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -151,6 +156,9 @@ fn copy_tree(from: &Path, to: &Path) -> Result<(), Error> {
         fs::create_dir_all(to).map_err(|e| io(to, e))?;
         for entry in fs::read_dir(from).map_err(|e| io(from, e))? {
             let entry = entry.map_err(|e| io(from, e))?;
+            if unfinished(&entry.file_name()) {
+                continue;
+            }
             copy_tree(&entry.path(), &to.join(entry.file_name()))?;
         }
         sync_dir(to)
@@ -213,11 +221,21 @@ mod tests {
         fs::write(data.join("cursor.key"), [7u8; 32]).unwrap();
         fs::create_dir_all(data.join("search")).unwrap();
         fs::write(data.join("search/meta.json"), b"{}").unwrap();
+        fs::create_dir_all(data.join("git/catalog.git")).unwrap();
+        fs::create_dir_all(data.join("editions/2026.47")).unwrap();
+        fs::write(data.join("editions/2026.47/manifest.json"), b"{}").unwrap();
+        // What a crash in the middle of an edition leaves.
+        fs::create_dir_all(data.join("editions/.unfinished-2026.48")).unwrap();
 
         let info = backup(&store, &data, &out).unwrap();
         assert_eq!(info.head, last);
         assert_eq!(info.head_hash, hex(&log.head_hash()));
-        assert_eq!(info.files, vec!["cursor.key".to_owned()]);
+        assert_eq!(
+            info.files,
+            vec!["cursor.key".to_owned(), "editions".to_owned()]
+        );
+        assert!(out.join("editions/2026.47/manifest.json").exists());
+        assert!(!out.join("editions/.unfinished-2026.48").exists());
         assert!(!partial_path(&out).exists());
         assert_eq!(read_backup(&out).unwrap(), info);
         // Writers go on after the backup; the copy keeps its instant.

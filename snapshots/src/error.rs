@@ -36,6 +36,9 @@ pub enum Error {
     Log(#[from] catalog_log_core::Error),
     #[error("storage: {0}")]
     Storage(#[from] rocksdb::Error),
+    /// A `git` command of the git mirror failed, or `git` cannot be run.
+    #[error("git mirror: {0}")]
+    Git(String),
     /// A backup's manifest is missing its fields or cannot be written.
     #[error("backup manifest: {0}")]
     Manifest(String),

@@ -11,6 +11,9 @@
 //! manifest, made from a RocksDB snapshot of the `items` read model (writers go on meanwhile),
 //! and the read side that lists and finds them for the API.
 //!
+//! The git mirror is the log's history as a git repository (one git commit per catalog commit),
+//! written incrementally by `git fast-import` on a thread that follows the log.
+//!
 //! Backups are a checkpoint plus the files beside the database that cannot be made again (keys,
 //! editions), with a manifest naming the commit they hold, and a restore that puts them back.
 //!
@@ -21,6 +24,8 @@
 //! - `checkpoint` — [`create_checkpoint`] and what it reports ([`CheckpointInfo`]).
 //! - `edition` — tags, the manifest, the signing key, the SQLite dump, [`make_edition`] and the
 //!   [`Shelf`] of editions made.
+//! - `git` — the git mirror: its repository, the fast-import stream, and [`GitMirror`], the
+//!   thread that keeps it level with the log.
 //! - `backup` — [`backup`], [`restore`] and the manifest ([`BackupInfo`]).
 //! - `error` — the crate's [`Error`].
 
@@ -28,8 +33,10 @@ mod backup;
 mod checkpoint;
 pub mod edition;
 mod error;
+pub mod git;
 
 pub use backup::{BACKUP_MANIFEST, BackupInfo, backup, read_backup, restore};
 pub use checkpoint::{CheckpointInfo, create_checkpoint};
 pub use edition::{EditionKey, Shelf, Tag, make_edition};
 pub use error::Error;
+pub use git::{GitMirror, GitStatus};

@@ -129,6 +129,11 @@ pub struct ServeArgs {
     /// of failing hooks, so tests run the whole schedule in moments. Not for production.
     #[arg(long, default_value = "1", hide = true)]
     pub webhook_retry_scale: f64,
+    /// Keep a git mirror of the catalog's history in DATA/git (one git commit per catalog
+    /// commit, written as commits land) and serve it for `git clone` at /git/catalog.git.
+    /// Needs the `git` command.
+    #[arg(long)]
+    pub git_mirror: bool,
 }
 
 #[derive(Args, Debug)]
@@ -151,6 +156,11 @@ pub struct MirrorArgs {
     /// The one reverse proxy whose forwarded headers name the client (as for `serve`).
     #[arg(long, value_name = "ADDR")]
     pub trusted_proxy: Option<IpAddr>,
+    /// Keep a git mirror of the catalog's history in DATA/git (one git commit per catalog
+    /// commit, written as commits land) and serve it for `git clone` at /git/catalog.git.
+    /// Needs the `git` command.
+    #[arg(long)]
+    pub git_mirror: bool,
 }
 
 #[derive(Subcommand, Debug)]

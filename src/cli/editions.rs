@@ -10,6 +10,10 @@ use catalog_projector::ReadModels;
 use catalog_snapshots::edition::{EditionKey, KEY_FILE, Made, Shelf, Tag};
 use time::OffsetDateTime;
 
+use std::io::IsTerminal as _;
+
+use catalog_replay::{Progress, Reporter};
+
 use super::args::EditionArgs;
 use super::control::{self, Request};
 use super::store;
@@ -35,19 +39,44 @@ pub struct Maker {
 
 impl Maker {
     pub fn make(&self, tag: Option<Tag>) -> Result<Made, catalog_snapshots::Error> {
+        self.make_at(tag, OffsetDateTime::now_utc())
+    }
+
+    /// [`Maker::make`] as if it were `now` (which picks the week of a tag left out).
+    fn make_at(
+        &self,
+        tag: Option<Tag>,
+        now: OffsetDateTime,
+    ) -> Result<Made, catalog_snapshots::Error> {
         // A panic mid-edition leaves only an `.unfinished-` directory the next maker sweeps.
         let _one = self
             .one_at_a_time
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        catalog_snapshots::make_edition(
+        // The server has no terminal: log lines.
+        let reporter = progress(&self.read_models, Progress::LogEvery(ITEMS_PER_LINE));
+        let made = catalog_snapshots::make_edition(
             &self.read_models,
             &self.log,
             &self.shelf,
             &self.key,
             tag,
-            OffsetDateTime::now_utc(),
-        )
+            now,
+            &mut |n| reporter.commit(n),
+        );
+        reporter.finish();
+        made
+    }
+
+    /// The weekly schedule's one step: makes the ISO week of `now`'s first edition when it is
+    /// missing and the catalog has commits; answers what it made.
+    fn weekly_step(&self, now: OffsetDateTime) -> Result<Option<Made>, catalog_snapshots::Error> {
+        let week = Tag::of_week(now.date());
+        // An empty catalog has nothing to publish yet.
+        if self.shelf.has(week) || self.log.head().0 == 0 {
+            return Ok(None);
+        }
+        self.make_at(Some(week), now).map(Some)
     }
 }
 
@@ -71,14 +100,19 @@ pub fn edition(data: &Path, a: EditionArgs) -> anyhow::Result<()> {
     projector
         .wait_applied(log.head(), Duration::from_secs(3600))
         .context("the read models did not reach the log's head")?;
+    let read_models = ReadModels::new(&store);
+    let reporter = progress(&read_models, Progress::Auto);
     let made = catalog_snapshots::make_edition(
-        &ReadModels::new(&store),
+        &read_models,
         &log,
         &shelf,
         &key,
         a.tag,
         OffsetDateTime::now_utc(),
-    )?;
+        &mut |n| reporter.commit(n),
+    );
+    reporter.finish();
+    let made = made?;
     report(
         &made.tag.to_string(),
         made.manifest.commit_seq,
@@ -119,6 +153,23 @@ fn edition_by_server(data: &Path, a: EditionArgs) -> anyhow::Result<()> {
     }
 }
 
+/// A log line every so many items when no terminal shows a bar.
+const ITEMS_PER_LINE: u64 = 100_000;
+
+/// How an edition shows its progress: the live items the read models count are its total (a
+/// count that cannot be read only costs the bar its length).
+fn progress(read_models: &ReadModels, how: Progress) -> Reporter {
+    let total = read_models
+        .counts()
+        .map(|counts| counts.values().sum())
+        .unwrap_or(0);
+    let how = match how {
+        Progress::Auto if !std::io::stderr().is_terminal() => Progress::LogEvery(ITEMS_PER_LINE),
+        other => other,
+    };
+    Reporter::counting(how, "edition", "items", total)
+}
+
 fn report(tag: &str, commit: u64, items: u64, dir: &Path) {
     eprintln!(
         "edition {tag} made at commit {commit} ({items} items) in {}",
@@ -137,18 +188,95 @@ pub fn spawn_weekly(maker: Maker) -> anyhow::Result<()> {
         .name("editions".into())
         .spawn(move || {
             loop {
-                let now = OffsetDateTime::now_utc();
-                let week = Tag::of_week(now.date());
-                // An empty catalog has nothing to publish yet.
-                if !maker.shelf.has(week) && maker.log.head().0 > 0 {
-                    match maker.make(Some(week)) {
-                        Ok(made) => tracing::info!(tag = %made.tag, commit = made.manifest.commit_seq, "weekly edition made"),
-                        Err(e) => tracing::error!(error = %e, "weekly edition failed; trying again later"),
-                    }
+                match maker.weekly_step(OffsetDateTime::now_utc()) {
+                    Ok(Some(made)) => tracing::info!(tag = %made.tag, commit = made.manifest.commit_seq, "weekly edition made"),
+                    Ok(None) => {}
+                    Err(e) => tracing::error!(error = %e, "weekly edition failed; trying again later"),
                 }
                 std::thread::sleep(WEEKLY_CHECK);
             }
         })
         .context("cannot start the editions thread")?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use catalog_schemas::{Id, ItemType};
+    use time::macros::datetime;
+
+    use super::*;
+
+    fn topic(log: &Log, slug: &str) -> catalog_log_core::Seq {
+        log.append(catalog_log_core::NewCommit {
+            message: "add".into(),
+            merged_by: "steward".into(),
+            author: "steward".into(),
+            suggestion: None,
+            changes: vec![catalog_log_core::NewChange {
+                id: Id::random(),
+                ty: ItemType::Topic,
+                path: Some(format!("/topics/{slug}")),
+                data: Some(serde_json::json!({ "name": { "he": "נושא" }, "slug": slug })),
+                merged_into: None,
+                expect: catalog_log_core::Expect::Absent,
+            }],
+        })
+        .expect("append")
+        .seq
+    }
+
+    #[test]
+    fn the_weekly_step_makes_each_weeks_first_edition_once() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let services = store::services(dir.path()).expect("services");
+        let key = EditionKey::load_or_create(&dir.path().join(KEY_FILE)).expect("a key");
+        let maker = Maker {
+            read_models: services.read_models.clone(),
+            log: services.log.clone(),
+            shelf: Shelf::in_data_dir(dir.path()),
+            key: Arc::new(key),
+            one_at_a_time: Arc::default(),
+        };
+        let monday = datetime!(2026-11-23 09:00 UTC);
+        assert!(
+            maker.weekly_step(monday).unwrap().is_none(),
+            "nothing to publish yet"
+        );
+
+        let seq = topic(&services.log, "first");
+        services
+            .projector
+            .wait_applied(seq, Duration::from_secs(30))
+            .unwrap();
+        let made = maker
+            .weekly_step(monday)
+            .unwrap()
+            .expect("this week's edition");
+        assert_eq!(made.tag.to_string(), "2026.48");
+        assert_eq!(made.manifest.commit_seq, seq.0);
+        // Later that week (ten minutes on, or on Sunday), nothing more.
+        let sunday = datetime!(2026-11-29 23:59 UTC);
+        assert!(
+            maker
+                .weekly_step(monday + Duration::from_secs(600))
+                .unwrap()
+                .is_none()
+        );
+        assert!(maker.weekly_step(sunday).unwrap().is_none());
+
+        let seq = topic(&services.log, "second");
+        services
+            .projector
+            .wait_applied(seq, Duration::from_secs(30))
+            .unwrap();
+        let next = maker
+            .weekly_step(sunday + Duration::from_secs(60))
+            .unwrap()
+            .expect("next week's edition");
+        assert_eq!(next.tag.to_string(), "2026.49");
+        assert_eq!(next.manifest.commit_seq, seq.0);
+    }
 }

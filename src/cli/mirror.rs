@@ -32,6 +32,7 @@ pub fn mirror(data: &Path, a: MirrorArgs) -> anyhow::Result<()> {
         ..Settings::default()
     };
     let log = services.log.clone();
+    let git = super::serve::git_mirror(data, a.git_mirror, &log)?;
     let store = services.store;
     let state = AppState::new(
         services.log,
@@ -42,6 +43,10 @@ pub fn mirror(data: &Path, a: MirrorArgs) -> anyhow::Result<()> {
         settings,
     )
     .mirror_of(status.clone());
+    let state = match git {
+        Some(git) => state.with_git(git),
+        None => state,
+    };
 
     let mut feed = HttpFeed::new(&from, usize::from(a.page_size))
         .context("cannot make a client for the primary")?;

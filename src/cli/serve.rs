@@ -57,6 +57,7 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
     if a.editions == Some(EditionSchedule::Weekly) {
         super::editions::spawn_weekly(maker.clone())?;
     }
+    let git = git_mirror(data, a.git_mirror, &services.log)?;
     let state = AppState::new(
         services.log,
         services.read_models,
@@ -77,6 +78,10 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
         tracing::warn!("webhooks may post to http:// and loopback addresses (local tests only)");
     }
     let state = state.with_hooks(hooks.clone());
+    let state = match git {
+        Some(git) => state.with_git(git),
+        None => state,
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -96,6 +101,22 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
         .context("cannot start the webhook deliverer")?;
         run(state, &a.addr, std::future::pending()).await
     })
+}
+
+/// The git mirror in DATA/git, started when asked for: it catches up on a thread of its own,
+/// so the server answers at once however far behind the repository is.
+pub(super) fn git_mirror(
+    data: &Path,
+    wanted: bool,
+    log: &catalog_log_core::Log,
+) -> anyhow::Result<Option<catalog_snapshots::GitMirror>> {
+    if !wanted {
+        return Ok(None);
+    }
+    let root = catalog_snapshots::git::git_root(data);
+    let git = catalog_snapshots::GitMirror::start(&root, log)
+        .with_context(|| format!("cannot keep the git mirror in {}", root.display()))?;
+    Ok(Some(git))
 }
 
 /// The file in the data directory that keeps the cursor key.

@@ -10,14 +10,20 @@ use axum::response::{IntoResponse, Response};
 use crate::error::ApiError;
 use crate::state::AppState;
 
+const GIT_UPLOAD_PACK: &str = "/git/catalog.git/git-upload-pack";
+
 pub async fn read_only(State(state): State<AppState>, req: Request, next: Next) -> Response {
     let reads = [Method::GET, Method::HEAD, Method::OPTIONS];
+    // A fetch from the git mirror is a POST that reads.
+    let git_fetch = req.uri().path() == GIT_UPLOAD_PACK;
     match &state.mirror {
-        Some(mirror) if !reads.contains(req.method()) => ApiError::Forbidden(format!(
-            "this server is a read-only mirror of {}: send writes there",
-            mirror.primary()
-        ))
-        .into_response(),
+        Some(mirror) if !reads.contains(req.method()) && !git_fetch => {
+            ApiError::Forbidden(format!(
+                "this server is a read-only mirror of {}: send writes there",
+                mirror.primary()
+            ))
+            .into_response()
+        }
         _ => next.run(req).await,
     }
 }

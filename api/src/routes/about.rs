@@ -183,15 +183,30 @@ struct ProjectorLag {
     checkpoints: BTreeMap<&'static str, u64>,
 }
 
-/// The search index, which may trail the log by a bounded lag.
+/// A follower of the log that may trail it: the search index, the git mirror.
 #[derive(Serialize, ToSchema)]
-struct SearchLag {
-    /// The last commit the search index holds.
+struct FollowerLag {
+    /// The last commit it holds.
     applied: u64,
     /// `idle` while it follows the log, `failing` after a failed fold, `stopped`.
     state: &'static str,
-    /// Commits the search index trails the log by.
+    /// Commits it trails the log by.
     lag: u64,
+}
+
+impl FollowerLag {
+    fn new(head: u64, applied: Seq, failing: bool, stopped: bool) -> FollowerLag {
+        FollowerLag {
+            applied: applied.0,
+            // The failure's text is for operators (it is in the server's log).
+            state: match (failing, stopped) {
+                (_, true) => "stopped",
+                (true, false) => "failing",
+                (false, false) => "idle",
+            },
+            lag: head.saturating_sub(applied.0),
+        }
+    }
 }
 
 #[derive(Serialize, ToSchema)]
@@ -199,7 +214,10 @@ struct Stats {
     head: u64,
     counts: BTreeMap<String, u64>,
     projector: ProjectorLag,
-    search: SearchLag,
+    search: FollowerLag,
+    /// Only when the server keeps a git mirror: how far its repository trails the log.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    git: Option<FollowerLag>,
     /// Only on a mirror: its primary and how far it trails it.
     #[serde(skip_serializing_if = "Option::is_none")]
     mirror: Option<MirrorView>,
@@ -236,16 +254,16 @@ async fn stats(State(state): State<AppState>) -> Result<Answer, ApiError> {
             lag: head.saturating_sub(status.applied.0),
             checkpoints: checkpoints.into_iter().map(|(n, s)| (n, s.0)).collect(),
         },
-        search: SearchLag {
-            applied: search.applied.0,
-            state: match (&search.failing, search.stopped) {
-                (_, true) => "stopped",
-                // The failure's text is for operators (it is in the server's log).
-                (Some(_), false) => "failing",
-                (None, false) => "idle",
-            },
-            lag: head.saturating_sub(search.applied.0),
-        },
+        search: FollowerLag::new(
+            head,
+            search.applied,
+            search.failing.is_some(),
+            search.stopped,
+        ),
+        git: state.git.as_ref().map(|git| {
+            let s = git.mirror.status();
+            FollowerLag::new(head, s.applied, s.failing.is_some(), s.stopped)
+        }),
         mirror: state.mirror.as_ref().map(|m| m.view(Seq(head))),
     };
     Ok(Answer::json(&stats)?.cache(CacheClass::CatalogSum))

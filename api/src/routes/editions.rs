@@ -34,7 +34,8 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
 /// Where a mirror finds everything it needs to follow or copy the catalog.
 #[derive(Serialize, ToSchema)]
 struct Mirrors {
-    /// Git mirrors of the catalog (none yet).
+    /// Git repositories of the catalog's history to `git clone` (one git commit per catalog
+    /// commit); empty when this server keeps none.
     git: Vec<String>,
     /// The commit feed a replica follows.
     commits: &'static str,
@@ -159,7 +160,11 @@ async fn mirrors(State(state): State<AppState>) -> Result<Answer, ApiError> {
         .into_iter()
         .collect();
     Answer::json(&Mirrors {
-        git: Vec::new(),
+        git: state
+            .git
+            .iter()
+            .map(|_| crate::routes::git::GIT_PATH.to_owned())
+            .collect(),
         commits: "/v1/commits",
         dumps: "/dumps",
         edition_list: "/v1/editions",

@@ -15,6 +15,7 @@ mod conversation;
 mod dates;
 mod editions;
 mod entities;
+pub(crate) mod git;
 mod history;
 mod inbox;
 mod issues;

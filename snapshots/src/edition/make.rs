@@ -34,6 +34,8 @@ pub struct Made {
 /// directory. `tag` must be new; without it the next free tag of `now`'s ISO week is taken.
 ///
 /// One maker at a time: the caller holds the store (its lock keeps a second process out).
+/// `progress` hears how many items are written so far, item by item (a large catalog takes
+/// minutes; the caller shows it as it likes).
 pub fn make_edition(
     read_models: &ReadModels,
     log: &Log,
@@ -41,6 +43,7 @@ pub fn make_edition(
     key: &EditionKey,
     tag: Option<Tag>,
     now: OffsetDateTime,
+    progress: &mut dyn FnMut(u64),
 ) -> Result<Made, Error> {
     let root = shelf.dir();
     std::fs::create_dir_all(root).map_err(|e| Error::io(root, e))?;
@@ -59,7 +62,7 @@ pub fn make_edition(
     let work = root.join(format!("{}{tag}", super::UNFINISHED));
     std::fs::create_dir(&work).map_err(|e| Error::io(&work, e))?;
 
-    let (at, items) = match write_dumps(read_models, log, &work, &tag) {
+    let (at, items) = match write_dumps(read_models, log, &work, &tag, progress) {
         Ok((Seq(0), _)) => Err(Error::Empty),
         other => other,
     }
@@ -123,6 +126,7 @@ fn write_dumps(
     log: &Log,
     work: &Path,
     tag: &Tag,
+    progress: &mut dyn FnMut(u64),
 ) -> Result<(Seq, u64), Error> {
     let mut sqlite = super::sqlite::SqliteDump::create(&work.join(SQLITE))?;
     let jsonl_path = work.join(JSONL);
@@ -136,6 +140,7 @@ fn write_dumps(
             .and_then(|()| jsonl.write_all(b"\n"))
             .map_err(|e| Error::io(&jsonl_path, e))?;
         items += 1;
+        progress(items);
         Ok(())
     })?;
     let file = jsonl

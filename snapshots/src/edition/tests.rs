@@ -50,7 +50,19 @@ fn an_edition_holds_the_catalog_at_one_commit_signed() {
     let shelf = Shelf::in_data_dir(dir.path());
     let key = EditionKey::load_or_create(&dir.path().join(KEY_FILE)).unwrap();
     let now = datetime!(2026-11-24 10:00:00.5 UTC);
-    let made = make_edition(&ReadModels::new(&store), &log, &shelf, &key, None, now).unwrap();
+    let mut heard = Vec::new();
+    let made = make_edition(
+        &ReadModels::new(&store),
+        &log,
+        &shelf,
+        &key,
+        None,
+        now,
+        &mut |n| heard.push(n),
+    )
+    .unwrap();
+    let counted: Vec<u64> = (1..=made.items).collect();
+    assert_eq!(heard, counted, "progress hears every item, in order");
     assert_eq!(made.tag.to_string(), "2026.48");
     assert_eq!(made.items, 3);
     assert_eq!(made.manifest.commit_seq, last.seq.0);
@@ -121,7 +133,16 @@ fn an_edition_holds_the_catalog_at_one_commit_signed() {
     );
 
     // A second edition that week takes the next tag; naming an existing one is refused.
-    let again = make_edition(&ReadModels::new(&store), &log, &shelf, &key, None, now).unwrap();
+    let again = make_edition(
+        &ReadModels::new(&store),
+        &log,
+        &shelf,
+        &key,
+        None,
+        now,
+        &mut |_| {},
+    )
+    .unwrap();
     assert_eq!(again.tag.to_string(), "2026.48.1");
     let refused = make_edition(
         &ReadModels::new(&store),
@@ -130,6 +151,7 @@ fn an_edition_holds_the_catalog_at_one_commit_signed() {
         &key,
         Some(made.tag),
         now,
+        &mut |_| {},
     );
     assert!(matches!(refused, Err(Error::TagExists(_))));
     let listed: Vec<String> = shelf
