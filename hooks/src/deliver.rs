@@ -254,7 +254,8 @@ async fn post(
         .await;
     let mut answer = sent.map_err(describe)?;
     let status = answer.status();
-    // Read a short answer to its end so the connection can be used again; never more.
+    // Drain a short answer so the connection can be used again; stop once ANSWER_CAP bytes have
+    // arrived (the last chunk read may pass it: hyper hands over what it has buffered).
     let mut read = 0;
     while read <= ANSWER_CAP {
         match tokio::time::timeout(shared.schedule.timeout, answer.chunk()).await {
