@@ -121,6 +121,14 @@ pub struct ServeArgs {
     /// missing) when left out. Its public half is listed at /v1/mirrors.
     #[arg(long, value_name = "FILE")]
     pub signing_key: Option<PathBuf>,
+    /// Let webhooks use `http://` addresses and loopback targets (local tests only: without it
+    /// only `https://` addresses that resolve to public addresses are taken).
+    #[arg(long)]
+    pub allow_http_webhooks: bool,
+    /// Multiplies the webhook retry waits (10 s, 1 min, 10 min, 1 h, 6 h) and the probe interval
+    /// of failing hooks, so tests run the whole schedule in moments. Not for production.
+    #[arg(long, default_value = "1", hide = true)]
+    pub webhook_retry_scale: f64,
     /// Keep a git mirror of the catalog's history in DATA/git (one git commit per catalog
     /// commit, written as commits land) and serve it for `git clone` at /git/catalog.git.
     /// Needs the `git` command.

@@ -67,6 +67,17 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
         settings,
     )
     .with_editions(shelf, public);
+    let hooks = catalog_hooks::Hooks::new(
+        &state.log,
+        std::sync::Arc::new(catalog_workflow::SystemClock),
+        catalog_hooks::Policy {
+            allow_http: a.allow_http_webhooks,
+        },
+    );
+    if a.allow_http_webhooks {
+        tracing::warn!("webhooks may post to http:// and loopback addresses (local tests only)");
+    }
+    let state = state.with_hooks(hooks.clone());
     let state = match git {
         Some(git) => state.with_git(git),
         None => state,
@@ -81,6 +92,13 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
             editions: Some(maker),
         };
         super::control::listen(data, control);
+        // The deliverer starts with the server and stops with its runtime; what it had not yet
+        // recorded as delivered is delivered again after a restart.
+        catalog_hooks::spawn(
+            hooks,
+            catalog_hooks::Schedule::scaled(a.webhook_retry_scale),
+        )
+        .context("cannot start the webhook deliverer")?;
         run(state, &a.addr, std::future::pending()).await
     })
 }

@@ -25,6 +25,7 @@ mod restore;
 mod search;
 mod suggestions;
 mod threads;
+mod webhooks;
 
 /// Every route with its OpenAPI description.
 pub(crate) fn all() -> OpenApiRouter<AppState> {
@@ -47,4 +48,5 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(organize::router())
         .merge(account::router())
         .merge(editions::router())
+        .merge(webhooks::router())
 }
