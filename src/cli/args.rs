@@ -129,11 +129,8 @@ pub struct ServeArgs {
     /// of failing hooks, so tests run the whole schedule in moments. Not for production.
     #[arg(long, default_value = "1", hide = true)]
     pub webhook_retry_scale: f64,
-    /// Keep a git mirror of the catalog's history in DATA/git (one git commit per catalog
-    /// commit, written as commits land) and serve it for `git clone` at /git/catalog.git.
-    /// Needs the `git` command.
-    #[arg(long)]
-    pub git_mirror: bool,
+    #[command(flatten)]
+    pub git: GitArgs,
 }
 
 #[derive(Args, Debug)]
@@ -156,11 +153,22 @@ pub struct MirrorArgs {
     /// The one reverse proxy whose forwarded headers name the client (as for `serve`).
     #[arg(long, value_name = "ADDR")]
     pub trusted_proxy: Option<IpAddr>,
+    #[command(flatten)]
+    pub git: GitArgs,
+}
+
+/// The git mirror's flags, the same on `serve` and `mirror`.
+#[derive(Args, Debug)]
+pub struct GitArgs {
     /// Keep a git mirror of the catalog's history in DATA/git (one git commit per catalog
     /// commit, written as commits land) and serve it for `git clone` at /git/catalog.git.
     /// Needs the `git` command.
     #[arg(long)]
     pub git_mirror: bool,
+    /// Catalog commits one `git fast-import` run writes at most (tests make it small to stop a
+    /// server in the middle of an export).
+    #[arg(long, default_value = "5000", hide = true)]
+    pub git_batch: NonZeroUsize,
 }
 
 #[derive(Subcommand, Debug)]

@@ -57,7 +57,7 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
     if a.editions == Some(EditionSchedule::Weekly) {
         super::editions::spawn_weekly(maker.clone())?;
     }
-    let git = git_mirror(data, a.git_mirror, &services.log)?;
+    let git = git_mirror(data, &a.git, &services.log)?;
     let state = AppState::new(
         services.log,
         services.read_models,
@@ -107,14 +107,14 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
 /// so the server answers at once however far behind the repository is.
 pub(super) fn git_mirror(
     data: &Path,
-    wanted: bool,
+    args: &super::args::GitArgs,
     log: &catalog_log_core::Log,
 ) -> anyhow::Result<Option<catalog_snapshots::GitMirror>> {
-    if !wanted {
+    if !args.git_mirror {
         return Ok(None);
     }
     let root = catalog_snapshots::git::git_root(data);
-    let git = catalog_snapshots::GitMirror::start(&root, log)
+    let git = catalog_snapshots::GitMirror::start(&root, log, args.git_batch)
         .with_context(|| format!("cannot keep the git mirror in {}", root.display()))?;
     Ok(Some(git))
 }
