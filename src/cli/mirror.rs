@@ -19,8 +19,8 @@ use super::store;
 pub fn mirror(data: &Path, a: MirrorArgs) -> anyhow::Result<()> {
     let from = a.from.trim_end_matches('/').to_owned();
     anyhow::ensure!(
-        from.starts_with("http://"),
-        "--from {from:?}: only http:// primaries can be followed by this build (no TLS client)"
+        from.starts_with("http://") || from.starts_with("https://"),
+        "--from {from:?}: the primary's address starts with http:// or https://"
     );
     let services = store::services(data)?;
     store::mark_mirror(data, &from)?;
