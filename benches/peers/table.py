@@ -3,15 +3,20 @@
 (each run of ours against the baseline run beside it), the goal and whether it was met. Prints the
 table and, with --write, puts it into BENCHMARKS.md between the harness's markers.
 
-    table.py RESULTS.tsv META.txt SEARCH.txt [--write BENCHMARKS.md]
+    table.py RESULTS.tsv META.txt SEARCH.txt [--write BENCHMARKS.md [--section NAME]]
+
+A section other than `harness` (the default) has markers of its own, so a run of some parts
+(`PARTS=copies benches/run`) leaves the whole harness's table alone.
 
 RESULTS.tsv lines: `figure<TAB>run<TAB>ours<TAB>baseline` (baseline `-` when there is none).
 """
 import statistics
 import sys
 
-BEGIN = "<!-- benches/run: begin (written by benches/run; a re-run replaces everything down to the end marker) -->"
-END = "<!-- benches/run: end -->"
+def markers(section):
+    name = "benches/run" if section == "harness" else f"benches/run {section}"
+    return (f"<!-- {name}: begin (written by benches/run; a re-run replaces everything down to the end marker) -->",
+            f"<!-- {name}: end -->")
 
 # figure key, label, unit, baseline name, goal text, check(ours, ratio) or None
 FIGURES = [
@@ -35,6 +40,10 @@ FIGURES = [
     ("rebuild_search", "`catalog rebuild --projection search`", "s", "—", "≤ 90 s", lambda o, r: o <= 90),
     ("rss_idle", "server RSS, idle", "MiB", "—", "≤ 500 MiB", lambda o, r: o <= 500),
     ("rss_load", "server RSS, peak under the GET load", "MiB", "—", "≤ 500 MiB", lambda o, r: o <= 500),
+    ("mirror_catchup", "`catalog mirror` catch-up over HTTP into a second catalog, read models folded", "commits/s",
+     "PostgreSQL keyset reads", "report", None),
+    ("edition_s", "`catalog edition` (SQLite + JSON Lines + signed manifest)", "s", "pg_dump", "report", None),
+    ("edition_rss", "`catalog edition` peak RSS", "MiB", "pg_dump", "report", None),
 ]
 
 
@@ -79,27 +88,29 @@ def rows(runs):
     return out
 
 
-def markdown(table, meta, search):
-    lines = [BEGIN, meta.rstrip("\n"), "",
+def markdown(table, meta, search, section):
+    begin, end = markers(section)
+    lines = [begin, meta.rstrip("\n"), "",
              "| figure | ours | baseline (same run) | ratio | goal | met? | runs |",
              "|---|---:|---:|---:|---|---|---:|"]
     for row in table:
         lines.append("| " + " | ".join(str(c) for c in row) + " |")
     if search.strip():
         lines += ["", search.rstrip("\n")]
-    lines.append(END)
+    lines.append(end)
     return "\n".join(lines) + "\n"
 
 
-def write(path, section):
+def write(path, text_of_section, section):
+    begin, end = markers(section)
     with open(path) as f:
         text = f.read()
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        _, tail = rest.split(END, 1)
-        text = head + section.rstrip("\n") + tail
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        _, tail = rest.split(end, 1)
+        text = head + text_of_section.rstrip("\n") + tail
     else:
-        text = text.rstrip("\n") + "\n\n" + section
+        text = text.rstrip("\n") + "\n\n" + text_of_section
     with open(path, "w") as f:
         f.write(text)
 
@@ -116,7 +127,8 @@ def main():
     for figure, ours, base, ratio, goal, met, _ in table:
         print(f"{figure:<{width}}  {ours:>12}  {base:>26}  {ratio:>6}  {goal:<16} {met.strip('*')}")
     if len(sys.argv) > 5 and sys.argv[4] == "--write":
-        write(sys.argv[5], markdown(table, meta, search))
+        section = sys.argv[7] if len(sys.argv) > 7 and sys.argv[6] == "--section" else "harness"
+        write(sys.argv[5], markdown(table, meta, search, section), section)
 
 
 if __name__ == "__main__":
