@@ -26,7 +26,7 @@
 //! - `routes` — one module per area, each with `router()`: `about`, `entities`, `history`,
 //!   `lookup`, `dates`, `browse`, `commits`, `suggestions`, `conversation`, `comments` (talk pages and
 //!   single comments), `inbox`, `issues`, `organize`, `threads`, `account`, `editions` (mirrors,
-//!   editions and their dumps).
+//!   editions and their dumps); outside `/v1`, `git` (the git mirror) and `oai` (OAI-PMH).
 
 /// Public only so the fuzz targets in `fuzz/` can reach the cursor parser; handlers are its users.
 pub mod cursor;
@@ -66,6 +66,7 @@ pub fn router(state: AppState) -> Router {
     let (routes, _doc) = routes::all().split_for_parts();
     let routes = routes
         .merge(routes::git::router())
+        .merge(routes::oai::router())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(extract::JSON_BODY_LIMIT))
