@@ -7,10 +7,10 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 use std::time::Duration;
 
 use common::flow::{Put, create, first_of, fresh_copy, merge, remove};
+use common::tools::{python_with, run};
 use common::{DataDir, GENEROUS_RATE, Server, unique};
 use serde_json::{Value, json};
 
@@ -19,37 +19,7 @@ const PAGE: &str = "7";
 
 /// A virtualenv with `sickle` and `lxml`, made once per machine.
 fn python() -> String {
-    let venv = std::env::var("HOME").map_or_else(
-        |_| "/tmp/catalog-oai-venv".to_owned(),
-        |h| format!("{h}/.cache/catalog-oai-venv"),
-    );
-    let script = format!(
-        r#"set -e
-venv={venv}
-if ! "$venv/bin/python" -c 'import sickle, lxml' 2>/dev/null; then
-    if ! python3 -m venv "$venv" 2>/dev/null; then
-        apt-get update -qq && apt-get install -y -qq python3-venv
-        python3 -m venv "$venv"
-    fi
-    "$venv/bin/pip" install --quiet sickle lxml
-fi"#
-    );
-    run("bash", &["-c", &script]);
-    format!("{venv}/bin/python")
-}
-
-fn run(program: &str, args: &[&str]) -> String {
-    let out = Command::new(program)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{program}: {e}"));
-    assert!(
-        out.status.success(),
-        "{program} {args:?} failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    python_with("catalog-oai-venv", &["sickle", "lxml"], "sickle, lxml")
 }
 
 /// `harvest BASE XSD ARGS`: every page of a list through sickle, each page validated; prints the
@@ -128,6 +98,7 @@ impl Harvester {
                 &self.xsd,
                 &args.to_string(),
             ],
+            None,
         );
         serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
     }
@@ -338,6 +309,7 @@ async fn a_library_harvests_the_catalog() {
             {"verb": "ListRecords"},
             {"verb": "ListRecords", "metadataPrefix": "oai_dc", "from": "2026-01-01", "until": "2026-12-31T00:00:00Z"},
             {"verb": "ListRecords", "metadataPrefix": "oai_dc", "from": "yesterday"},
+            {"verb": "ListRecords", "metadataPrefix": "oai_dc", "set": "not a set"},
             {"verb": "ListRecords", "resumptionToken": "not-a-token"},
             {"verb": "ListIdentifiers", "resumptionToken": token},
             {"verb": "ListSets", "resumptionToken": "x"},
@@ -358,6 +330,7 @@ async fn a_library_harvests_the_catalog() {
         "ok",
         "badVerb",
         "badVerb",
+        "badArgument",
         "badArgument",
         "badArgument",
         "badArgument",
@@ -409,7 +382,7 @@ async fn a_library_harvests_the_catalog() {
 
 /// UTC now as `YYYY-MM-DDThh:mm:ss`.
 fn time_now() -> String {
-    let out = run("date", &["-u", "+%Y-%m-%dT%H:%M:%S"]);
+    let out = run("date", &["-u", "+%Y-%m-%dT%H:%M:%S"], None);
     out.trim().to_owned()
 }
 
@@ -423,6 +396,7 @@ fn next_second(stamp: &str) -> String {
             &format!("{stamp}Z + 1 second"),
             "+%Y-%m-%dT%H:%M:%S",
         ],
+        None,
     );
     out.trim().to_owned()
 }

@@ -254,6 +254,23 @@ fn request(verb: Verb, arguments: &[(String, String)]) -> Result<Request, Protoc
             "resumptionToken is an exclusive argument: send it with the verb alone".into(),
         ));
     }
+    // Values the answer echoes in its `request` element must fit the schema's types there.
+    if let Some(set) = get("set")
+        && !is_spec(&set, true)
+    {
+        return Err(bad_argument(format!(
+            "set {} is not a setSpec",
+            catalog_schemas::quote(&set)
+        )));
+    }
+    if let Some(p) = get("metadataPrefix")
+        && !is_spec(&p, false)
+    {
+        return Err(bad_argument(format!(
+            "metadataPrefix {} is not one",
+            catalog_schemas::quote(&p)
+        )));
+    }
     let prefix = |required: bool| -> Result<(), ProtocolError> {
         match get("metadataPrefix") {
             None if required => Err(bad_argument(format!(
@@ -316,6 +333,21 @@ fn request(verb: Verb, arguments: &[(String, String)]) -> Result<Request, Protoc
     })
 }
 
+/// Whether `text` fits the protocol's `setSpecType` (`colons` set) or `metadataPrefixType`:
+/// unreserved URI characters, and for a setSpec `:` between non-empty parts.
+fn is_spec(text: &str, colons: bool) -> bool {
+    let part = |p: &str| {
+        !p.is_empty()
+            && p.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b))
+    };
+    if colons {
+        text.split(':').all(part)
+    } else {
+        part(text)
+    }
+}
+
 fn bound(
     value: Option<String>,
     name: &str,
@@ -365,6 +397,22 @@ mod tests {
             Some(ErrorCode::CannotDisseminateFormat)
         );
         assert_eq!(code("verb=ListRecords"), Some(ErrorCode::BadArgument));
+        assert_eq!(
+            code("verb=ListRecords&metadataPrefix=oai_dc&set=a%20b"),
+            Some(ErrorCode::BadArgument)
+        );
+        assert_eq!(
+            code("verb=ListRecords&metadataPrefix=oai_dc&set=a::b"),
+            Some(ErrorCode::BadArgument)
+        );
+        assert_eq!(
+            code("verb=ListRecords&metadataPrefix=oai_dc&set=work:sub"),
+            None
+        );
+        assert_eq!(
+            code("verb=ListRecords&metadataPrefix=oai%20dc"),
+            Some(ErrorCode::BadArgument)
+        );
         assert_eq!(
             code("verb=ListRecords&metadataPrefix=oai_dc&metadataPrefix=oai_dc"),
             Some(ErrorCode::BadArgument)

@@ -90,29 +90,19 @@ impl Repository {
             },
             cursor: 0,
         };
-        let page = self.page(&resume, self.page_size)?;
-        if page.records.is_empty() {
-            return Err(ProtocolError::new(
-                ErrorCode::NoRecordsMatch,
-                "no record matches these arguments",
-            )
-            .into());
-        }
-        Ok(page)
+        non_empty(
+            self.page(&resume, self.page_size)?,
+            "no record matches these arguments",
+        )
     }
 
     /// The page a token names. One that finds nothing (its records all changed past an
     /// `until` since) is `noRecordsMatch`: a list of records may not be empty.
     pub fn next_page(&self, resume: &Resume) -> Result<Page, Error> {
-        let page = self.page(resume, self.page_size)?;
-        if page.records.is_empty() {
-            return Err(ProtocolError::new(
-                ErrorCode::NoRecordsMatch,
-                "the rest of this list has changed past its until: no record is left",
-            )
-            .into());
-        }
-        Ok(page)
+        non_empty(
+            self.page(resume, self.page_size)?,
+            "the rest of this list has changed past its until: no record is left",
+        )
     }
 
     /// Up to `limit` records from `resume.at`, and where the next page starts.
@@ -223,6 +213,15 @@ impl Repository {
     /// The kinds of item the catalog knows from its start: the sets.
     pub fn sets() -> &'static [ItemType] {
         &ItemType::BUILT_IN
+    }
+}
+
+/// `page`, or `noRecordsMatch` with `why` when it holds no record.
+fn non_empty(page: Page, why: &str) -> Result<Page, Error> {
+    if page.records.is_empty() {
+        Err(ProtocolError::new(ErrorCode::NoRecordsMatch, why).into())
+    } else {
+        Ok(page)
     }
 }
 

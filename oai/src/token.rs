@@ -78,7 +78,9 @@ impl Resume {
             [] => None,
             name => {
                 let name = std::str::from_utf8(name).ok()?;
-                catalog_schemas::item_type::is_type_name(name).then(|| name.to_owned())?;
+                if !catalog_schemas::item_type::is_type_name(name) {
+                    return None;
+                }
                 Some(name.to_owned())
             }
         };
