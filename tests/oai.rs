@@ -9,9 +9,9 @@ mod common;
 use std::path::Path;
 use std::time::Duration;
 
-use common::flow::{Put, create, first_of, fresh_copy, merge, remove};
+use common::flow::{Put, create, first_of, fresh_copy, head, merge, remove};
 use common::tools::{python_with, run};
-use common::{DataDir, GENEROUS_RATE, Server, unique};
+use common::{DataDir, GENEROUS_RATE, Server, eventually, unique};
 use serde_json::{Value, json};
 
 /// Records a page in this test: small, so the demo catalog takes several pages.
@@ -399,4 +399,56 @@ fn next_second(stamp: &str) -> String {
         None,
     );
     out.trim().to_owned()
+}
+
+/// A mirror serves OAI-PMH too, by POST as well (it refuses every other POST), names the
+/// operator's public address in its answers, and lists exactly what its primary lists.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_mirror_is_harvested_like_its_primary() {
+    let primary_dir = DataDir::new();
+    let primary = start(&primary_dir, &["--demo", "--oai", "--oai-page-size", PAGE]);
+    let primary_head = head(&primary.anon()).await;
+    let dir = DataDir::new();
+    let mirror = dir.start_mirror(
+        &primary.base,
+        &[
+            "--poll-ms",
+            "100",
+            "--oai",
+            "--oai-page-size",
+            PAGE,
+            "--oai-public-url",
+            "https://catalog.example/",
+        ],
+    );
+    let api = mirror.anon();
+    eventually("the mirror to catch up", Duration::from_secs(60), || {
+        let api = api.clone();
+        async move { (head(&api).await == primary_head).then_some(()) }
+    })
+    .await;
+    let oai = Harvester::new();
+    let list = json!({"verb": "ListIdentifiers", "metadataPrefix": "oai_dc"});
+    let (_, from_primary) = oai.harvest(&primary, list.clone());
+    let mut by_post = list;
+    by_post["_method"] = json!("POST");
+    let (pages, from_mirror) = oai.harvest(&mirror, by_post);
+    assert!(pages >= 3, "{pages} pages");
+    assert_eq!(ids(&from_mirror), ids(&from_primary));
+    let identify = api
+        .post_raw(
+            "/oai",
+            "application/x-www-form-urlencoded",
+            b"verb=Identify".to_vec(),
+        )
+        .await
+        .expect_ok()
+        .text();
+    assert!(
+        identify.contains("<baseURL>https://catalog.example/oai</baseURL>"),
+        "{identify}"
+    );
+    api.post_raw("/oai", "application/json", b"{}".to_vec())
+        .await
+        .expect_error(400, "bad-request");
 }
