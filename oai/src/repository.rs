@@ -317,4 +317,73 @@ mod tests {
         let early = Datestamp::parse("2000-01-01", false).unwrap().0;
         assert_eq!(repo.first_seq_from(&early).unwrap(), 1);
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+        /// Whatever the history and the page size, paging through the list gives every item
+        /// once, in its latest state, and a set gives exactly its kind's items.
+        #[test]
+        fn pages_give_each_item_once_in_its_latest_state(
+            steps in proptest::collection::vec((0usize..6, proptest::bool::ANY, 0usize..3), 1..30),
+            limit in 1usize..5,
+        ) {
+            let t = TempStore::open(&[]);
+            let repo = Repository::new(t.log.clone(), limit);
+            let ids: Vec<Id> = (0..6).map(|_| Id::random()).collect();
+            let kinds = [ItemType::Work, ItemType::Author, ItemType::Place];
+            let kind_of = |i: usize| kinds[i % 3];
+            let mut latest = std::collections::BTreeMap::new();
+            // Each step is one commit of one to three changes to distinct items.
+            for (first, delete_it, extra) in steps {
+                let changes = (0..=extra)
+                    .map(|k| {
+                        let i = (first + k) % ids.len();
+                        latest.insert(ids[i], delete_it);
+                        if delete_it {
+                            delete(ids[i], kind_of(i))
+                        } else {
+                            put(ids[i], kind_of(i), None, json!({"title": {"he": "א"}}))
+                        }
+                    })
+                    .collect();
+                append(&t.log, changes);
+            }
+            let list = |set: Option<&str>| {
+                let mut seen = Vec::new();
+                let mut resume = Resume {
+                    verb: ListVerb::Identifiers,
+                    set: set.map(str::to_owned),
+                    until: None,
+                    at: Position { seq: 1, change: 0 },
+                    cursor: 0,
+                };
+                loop {
+                    let page = repo.page(&resume, limit).unwrap();
+                    assert!(page.records.len() <= limit);
+                    assert_eq!(page.cursor as usize, seen.len());
+                    seen.extend(page.records.iter().map(|r| (r.id, r.deleted, r.ty)));
+                    match page.next {
+                        Some(next) => {
+                            assert!(next.at > resume.at);
+                            resume = next;
+                        }
+                        None => break,
+                    }
+                }
+                seen
+            };
+            let all = list(None);
+            let mut got: Vec<(Id, bool)> = all.iter().map(|(id, d, _)| (*id, *d)).collect();
+            got.sort();
+            let want: Vec<(Id, bool)> = latest.iter().map(|(id, d)| (*id, *d)).collect();
+            proptest::prop_assert_eq!(got, want);
+            let works = list(Some("work"));
+            proptest::prop_assert!(works.iter().all(|(_, _, ty)| *ty == ItemType::Work));
+            proptest::prop_assert_eq!(
+                works.len(),
+                all.iter().filter(|(_, _, ty)| *ty == ItemType::Work).count()
+            );
+        }
+    }
 }
