@@ -266,8 +266,9 @@ async fn a_server_killed_while_exporting_resumes_without_a_gap() {
         .expect("head");
     assert!(server.stop(), "{}", server.log_tail());
 
-    let server = start(&dir, &[]);
-    // SIGKILL as soon as it listens: the exporter has just started its first fast-import run.
+    // One commit a fast-import run, so the export takes a good while; SIGKILL as soon as it
+    // listens, when it has written some runs and is in the middle of another.
+    let server = start(&dir, &["--git-batch", "1"]);
     server.kill();
     let held = Command::new("git")
         .arg("-C")

@@ -58,6 +58,8 @@ pub enum ApiError {
     Search(#[from] catalog_search::Error),
     #[error(transparent)]
     Editions(#[from] catalog_snapshots::Error),
+    #[error(transparent)]
+    Hooks(#[from] catalog_hooks::Error),
 }
 
 /// The wire body of every error.
@@ -170,6 +172,7 @@ impl ApiError {
             E::Workflow(e) => crate::error_table::workflow(e, msg),
             E::Search(e) => crate::error_table::search(e, msg),
             E::Editions(e) => crate::error_table::editions(e, msg),
+            E::Hooks(e) => crate::error_table::hooks(e, msg),
         }
     }
 }

@@ -66,6 +66,23 @@ pub(crate) fn editions(e: &catalog_snapshots::Error, message: String) -> Mapped 
     }
 }
 
+/// Webhooks: a refused address is the request's mistake; the five-hook limit is a state the
+/// person can change (delete one), like the token limit.
+pub(crate) fn hooks(e: &catalog_hooks::Error, message: String) -> Mapped {
+    use catalog_hooks::Error as E;
+    match e {
+        E::BadUrl { .. } => Mapped::user(StatusCode::BAD_REQUEST, "bad-request", message),
+        E::TooMany { max } => Mapped {
+            detail: Some(json!({ "field": "webhooks", "max": max })),
+            ..Mapped::user(StatusCode::CONFLICT, "state", message)
+        },
+        E::NotFound(_) => Mapped::user(StatusCode::NOT_FOUND, "not-found", message),
+        E::Store(inner) => records(inner),
+        E::Log(inner) => log_core(inner, message),
+        E::Random(_) | E::Internal(_) => Mapped::internal(),
+    }
+}
+
 pub(crate) fn workflow(e: &catalog_workflow::Error, message: String) -> Mapped {
     use catalog_workflow::{Error as E, UserClass as C};
     let class = match e {

@@ -26,7 +26,8 @@
 //! - `routes` — one module per area, each with `router()`: `about`, `entities`, `history`,
 //!   `lookup`, `dates`, `browse`, `commits`, `suggestions`, `conversation`, `comments` (talk pages and
 //!   single comments), `inbox`, `issues`, `organize`, `threads`, `account`, `editions` (mirrors,
-//!   editions and their dumps); outside `/v1`, `git` (the git mirror) and `oai` (OAI-PMH).
+//!   editions and their dumps), `webhooks` (kept through catalog-hooks; the binary runs their
+//!   deliverer); outside `/v1`, `git` (the git mirror) and `oai` (OAI-PMH).
 
 /// Public only so the fuzz targets in `fuzz/` can reach the cursor parser; handlers are its users.
 pub mod cursor;

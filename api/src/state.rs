@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::StatusCode;
+use catalog_hooks::Hooks;
 use catalog_log_core::Log;
 use catalog_projector::{Projector, ReadModels};
 use catalog_search::SearchProjection;
@@ -84,6 +85,8 @@ pub struct AppState {
     pub mirror: Option<Arc<MirrorStatus>>,
     /// The editions made and the key they are signed with; none in tests that do not serve them.
     pub editions: Option<Arc<Editions>>,
+    /// People's webhooks (the routes keep them; `catalog serve` runs their deliverer).
+    pub hooks: Hooks,
     /// The git mirror, when the server keeps one (`--git-mirror`).
     pub(crate) git: Option<GitServe>,
     /// The OAI-PMH repository at `/oai`, when switched on (`--oai`).
@@ -105,6 +108,13 @@ pub struct PublicKey {
 }
 
 impl AppState {
+    /// Keeps webhooks with `hooks` (its address policy and clock) instead of the default
+    /// (public `https://` only, the system clock).
+    pub fn with_hooks(mut self, hooks: Hooks) -> AppState {
+        self.hooks = hooks;
+        self
+    }
+
     /// Serves the editions on `shelf`, signed with `key`.
     pub fn with_editions(mut self, shelf: Shelf, key: PublicKey) -> AppState {
         self.editions = Some(Arc::new(Editions { shelf, key }));
@@ -144,7 +154,13 @@ impl AppState {
         search: SearchProjection,
         settings: Settings,
     ) -> AppState {
+        let hooks = Hooks::new(
+            &log,
+            Arc::new(catalog_records::SystemClock),
+            catalog_hooks::Policy::default(),
+        );
         AppState {
+            hooks,
             log,
             read_models,
             projector,

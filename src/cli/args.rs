@@ -121,11 +121,16 @@ pub struct ServeArgs {
     /// missing) when left out. Its public half is listed at /v1/mirrors.
     #[arg(long, value_name = "FILE")]
     pub signing_key: Option<PathBuf>,
-    /// Keep a git mirror of the catalog's history in DATA/git (one git commit per catalog
-    /// commit, written as commits land) and serve it for `git clone` at /git/catalog.git.
-    /// Needs the `git` command.
+    /// Let webhooks use `http://` addresses and loopback targets (local tests only: without it
+    /// only `https://` addresses that resolve to public addresses are taken).
     #[arg(long)]
-    pub git_mirror: bool,
+    pub allow_http_webhooks: bool,
+    /// Multiplies the webhook retry waits (10 s, 1 min, 10 min, 1 h, 6 h) and the probe interval
+    /// of failing hooks, so tests run the whole schedule in moments. Not for production.
+    #[arg(long, default_value = "1", hide = true)]
+    pub webhook_retry_scale: f64,
+    #[command(flatten)]
+    pub git: GitArgs,
     #[command(flatten)]
     pub oai: OaiArgs,
 }
@@ -150,13 +155,24 @@ pub struct MirrorArgs {
     /// The one reverse proxy whose forwarded headers name the client (as for `serve`).
     #[arg(long, value_name = "ADDR")]
     pub trusted_proxy: Option<IpAddr>,
+    #[command(flatten)]
+    pub git: GitArgs,
+    #[command(flatten)]
+    pub oai: OaiArgs,
+}
+
+/// The git mirror's flags, the same on `serve` and `mirror`.
+#[derive(Args, Debug)]
+pub struct GitArgs {
     /// Keep a git mirror of the catalog's history in DATA/git (one git commit per catalog
     /// commit, written as commits land) and serve it for `git clone` at /git/catalog.git.
     /// Needs the `git` command.
     #[arg(long)]
     pub git_mirror: bool,
-    #[command(flatten)]
-    pub oai: OaiArgs,
+    /// Catalog commits one `git fast-import` run writes at most (tests make it small to stop a
+    /// server in the middle of an export).
+    #[arg(long, default_value = "5000", hide = true)]
+    pub git_batch: NonZeroUsize,
 }
 
 #[derive(Subcommand, Debug)]

@@ -32,7 +32,7 @@ pub fn mirror(data: &Path, a: MirrorArgs) -> anyhow::Result<()> {
         ..Settings::default()
     };
     let log = services.log.clone();
-    let git = super::serve::git_mirror(data, a.git_mirror, &log)?;
+    let git = super::serve::git_mirror(data, &a.git, &log)?;
     let store = services.store;
     let state = AppState::new(
         services.log,

@@ -57,7 +57,7 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
     if a.editions == Some(EditionSchedule::Weekly) {
         super::editions::spawn_weekly(maker.clone())?;
     }
-    let git = git_mirror(data, a.git_mirror, &services.log)?;
+    let git = git_mirror(data, &a.git, &services.log)?;
     let state = AppState::new(
         services.log,
         services.read_models,
@@ -67,6 +67,17 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
         settings,
     )
     .with_editions(shelf, public);
+    let hooks = catalog_hooks::Hooks::new(
+        &state.log,
+        std::sync::Arc::new(catalog_workflow::SystemClock),
+        catalog_hooks::Policy {
+            allow_http: a.allow_http_webhooks,
+        },
+    );
+    if a.allow_http_webhooks {
+        tracing::warn!("webhooks may post to http:// and loopback addresses (local tests only)");
+    }
+    let state = state.with_hooks(hooks.clone());
     let state = match git {
         Some(git) => state.with_git(git),
         None => state,
@@ -82,6 +93,13 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
             editions: Some(maker),
         };
         super::control::listen(data, control);
+        // The deliverer starts with the server and stops with its runtime; what it had not yet
+        // recorded as delivered is delivered again after a restart.
+        catalog_hooks::spawn(
+            hooks,
+            catalog_hooks::Schedule::scaled(a.webhook_retry_scale),
+        )
+        .context("cannot start the webhook deliverer")?;
         run(state, &a.addr, std::future::pending()).await
     })
 }
@@ -90,14 +108,14 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
 /// so the server answers at once however far behind the repository is.
 pub(super) fn git_mirror(
     data: &Path,
-    wanted: bool,
+    args: &super::args::GitArgs,
     log: &catalog_log_core::Log,
 ) -> anyhow::Result<Option<catalog_snapshots::GitMirror>> {
-    if !wanted {
+    if !args.git_mirror {
         return Ok(None);
     }
     let root = catalog_snapshots::git::git_root(data);
-    let git = catalog_snapshots::GitMirror::start(&root, log)
+    let git = catalog_snapshots::GitMirror::start(&root, log, args.git_batch)
         .with_context(|| format!("cannot keep the git mirror in {}", root.display()))?;
     Ok(Some(git))
 }

@@ -27,6 +27,7 @@ pub fn open(data: &Path) -> anyhow::Result<Store> {
         .with_context(|| format!("cannot make data directory {}", data.display()))?;
     let mut cfs = catalog_projector::column_families();
     cfs.extend(catalog_workflow::column_families());
+    cfs.extend(catalog_hooks::column_families());
     match Store::open(data, &cfs) {
         Ok(store) => Ok(store),
         // log-core's message already names the directory and the likely cause.

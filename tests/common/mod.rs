@@ -436,12 +436,22 @@ impl Shared {
     pub fn start_demo_with(
         prepare: impl FnOnce(&DataDir, &mut BTreeMap<String, String>),
     ) -> Shared {
+        Self::start_demo_flags(&[], prepare)
+    }
+
+    /// Like `start_demo_with`, with more flags for `serve`.
+    pub fn start_demo_flags(
+        flags: &[&str],
+        prepare: impl FnOnce(&DataDir, &mut BTreeMap<String, String>),
+    ) -> Shared {
         let dir = DataDir::new();
         let steward_handle = unique("steward");
         let steward = dir.person(&steward_handle, true);
         let mut extra = BTreeMap::new();
         prepare(&dir, &mut extra);
-        let server = dir.start(&["--demo", "--rate-limit-per-minute", GENEROUS_RATE]);
+        let mut args = vec!["--demo", "--rate-limit-per-minute", GENEROUS_RATE];
+        args.extend_from_slice(flags);
+        let server = dir.start(&args);
         clean_at_exit(server.pid(), dir.root.path());
         Shared {
             dir,

@@ -26,6 +26,7 @@ mod restore;
 mod search;
 mod suggestions;
 mod threads;
+mod webhooks;
 
 /// Every route with its OpenAPI description.
 pub(crate) fn all() -> OpenApiRouter<AppState> {
@@ -48,4 +49,5 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(organize::router())
         .merge(account::router())
         .merge(editions::router())
+        .merge(webhooks::router())
 }

@@ -31,6 +31,7 @@ pub(super) fn harness(per_minute: u32) -> Harness {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut cfs = catalog_projector::column_families();
     cfs.extend(catalog_workflow::column_families());
+    cfs.extend(catalog_hooks::column_families());
     let store = Store::open(dir.path(), &cfs).expect("store");
     let log = Log::open(&store).expect("log");
     let projector = Projector::start(&store, &log).expect("projector");

@@ -13,6 +13,7 @@
 mod repo;
 mod stream;
 
+use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -29,8 +30,8 @@ use crate::error::Error;
 /// `/git/catalog.git`.
 pub const REPO_NAME: &str = "catalog.git";
 
-/// Catalog commits written by one fast-import run at most.
-const BATCH: usize = 5_000;
+/// Catalog commits written by one fast-import run at most, unless the caller says otherwise.
+pub const BATCH: NonZeroUsize = NonZeroUsize::new(5_000).expect("not zero");
 /// How long the follower sleeps on the log before checking whether it should stop.
 const POLL: Duration = Duration::from_millis(200);
 /// The pause after a failed export before trying again.
@@ -55,9 +56,10 @@ pub fn git_root(data: &Path) -> PathBuf {
 }
 
 impl GitMirror {
-    /// Opens (or makes) the repository under `root` and starts following `log`. A repository
-    /// whose tip the log does not hold is made again from the beginning.
-    pub fn start(root: &Path, log: &Log) -> Result<GitMirror, Error> {
+    /// Opens (or makes) the repository under `root` and starts following `log`, writing at
+    /// most `batch` commits a fast-import run ([`BATCH`] unless there is a reason). A
+    /// repository whose tip the log does not hold is made again from the beginning.
+    pub fn start(root: &Path, log: &Log, batch: NonZeroUsize) -> Result<GitMirror, Error> {
         std::fs::create_dir_all(root).map_err(|e| Error::io(root, e))?;
         let dir = root.join(REPO_NAME);
         let mut repo = Repo::open(&dir)?;
@@ -88,7 +90,7 @@ impl GitMirror {
         let log = log.clone();
         let thread = std::thread::Builder::new()
             .name("git-mirror".into())
-            .spawn(move || follow(&worker_repo, &log, &worker))
+            .spawn(move || follow(&worker_repo, &log, &worker, batch.get()))
             .map_err(|e| Error::io(root, e))?;
         Ok(GitMirror {
             repo,
@@ -112,14 +114,14 @@ impl GitMirror {
     }
 }
 
-fn follow(repo: &Repo, log: &Log, shared: &Watched<GitStatus>) {
+fn follow(repo: &Repo, log: &Log, shared: &Watched<GitStatus>, batch: usize) {
     while !shared.stopping() {
         let exported = shared.lock().applied;
         let head = log.wait_for(exported, POLL);
         if head <= exported {
             continue;
         }
-        match export(repo, log, exported) {
+        match export(repo, log, exported, batch) {
             Ok(seq) => {
                 // A line per large batch (a first export, a long stop), not per merge.
                 if seq.0 - exported.0 >= 1_000 {
@@ -149,8 +151,8 @@ fn follow(repo: &Repo, log: &Log, shared: &Watched<GitStatus>) {
 }
 
 /// Writes the commits after `exported` (one batch at most) and answers the seq reached.
-fn export(repo: &Repo, log: &Log, exported: Seq) -> Result<Seq, Error> {
-    let commits = log.commits_after(exported, BATCH)?;
+fn export(repo: &Repo, log: &Log, exported: Seq, batch: usize) -> Result<Seq, Error> {
+    let commits = log.commits_after(exported, batch)?;
     let Some(last) = commits.last() else {
         return Ok(exported);
     };

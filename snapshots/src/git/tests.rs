@@ -1,3 +1,4 @@
+use std::num::NonZeroUsize;
 use std::process::Command;
 use std::time::Duration;
 
@@ -58,7 +59,7 @@ fn every_catalog_commit_becomes_one_git_commit_with_its_items_as_files() {
     let last = append(&t.log, vec![merged_into(c, ItemType::Topic, a)]);
 
     let root = tempfile::tempdir().unwrap();
-    let mirror = GitMirror::start(root.path(), &t.log).unwrap();
+    let mirror = GitMirror::start(root.path(), &t.log, BATCH).unwrap();
     assert_eq!(mirror.wait_exported(last.seq, WAIT), last.seq);
     let repo = mirror.dir().to_path_buf();
 
@@ -101,7 +102,7 @@ fn a_restart_resumes_after_the_last_exported_commit_and_follows_new_ones() {
             vec![put(Id::random(), ItemType::Topic, None, topic(n))],
         );
     }
-    let first = GitMirror::start(root.path(), &t.log).unwrap();
+    let first = GitMirror::start(root.path(), &t.log, BATCH).unwrap();
     assert_eq!(first.wait_exported(Seq(3), WAIT), Seq(3));
     // Live: a commit appended while it follows.
     append(
@@ -117,7 +118,8 @@ fn a_restart_resumes_after_the_last_exported_commit_and_follows_new_ones() {
             vec![put(Id::random(), ItemType::Topic, None, topic(n))],
         );
     }
-    let second = GitMirror::start(root.path(), &t.log).unwrap();
+    // Small runs this time: each resumes from the tip the one before left.
+    let second = GitMirror::start(root.path(), &t.log, NonZeroUsize::new(2).unwrap()).unwrap();
     assert_eq!(
         second.status().applied,
         Seq(4),
@@ -138,8 +140,8 @@ fn the_history_is_the_same_wherever_the_log_is() {
         );
     }
     let (one, two) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = GitMirror::start(one.path(), &t.log).unwrap();
-    let b = GitMirror::start(two.path(), &t.log).unwrap();
+    let a = GitMirror::start(one.path(), &t.log, BATCH).unwrap();
+    let b = GitMirror::start(two.path(), &t.log, BATCH).unwrap();
     a.wait_exported(Seq(4), WAIT);
     b.wait_exported(Seq(4), WAIT);
     assert_eq!(
@@ -159,7 +161,7 @@ fn a_repository_ending_at_a_commit_the_log_lacks_is_written_again() {
                 vec![put(Id::random(), ItemType::Topic, None, topic(n))],
             );
         }
-        let m = GitMirror::start(root.path(), &other.log).unwrap();
+        let m = GitMirror::start(root.path(), &other.log, BATCH).unwrap();
         m.wait_exported(Seq(3), WAIT);
     }
     let t = TempStore::open(&[]);
@@ -167,7 +169,7 @@ fn a_repository_ending_at_a_commit_the_log_lacks_is_written_again() {
         &t.log,
         vec![put(Id::random(), ItemType::Topic, None, topic(9))],
     );
-    let m = GitMirror::start(root.path(), &t.log).unwrap();
+    let m = GitMirror::start(root.path(), &t.log, BATCH).unwrap();
     assert_eq!(m.wait_exported(Seq(1), WAIT), Seq(1));
     let head = git(m.dir(), &["cat-file", "commit", BRANCH]);
     assert_eq!(read_trailers(&head), Some((1, mine.hash)));
