@@ -5,31 +5,13 @@
 
 mod common;
 
-use std::path::Path;
-use std::process::Command;
-
+use common::tools::{python_with, run};
 use common::{DataDir, GENEROUS_RATE};
 use serde_json::Value;
 
 /// A virtualenv with `cryptography`, made once per machine (like tests/schemathesis/run's).
 fn python_with_cryptography() -> String {
-    let venv = std::env::var("HOME").map_or_else(
-        |_| "/tmp/catalog-editions-venv".to_owned(),
-        |h| format!("{h}/.cache/catalog-editions-venv"),
-    );
-    let script = format!(
-        r#"set -e
-venv={venv}
-if ! "$venv/bin/python" -c 'import cryptography' 2>/dev/null; then
-    if ! python3 -m venv "$venv" 2>/dev/null; then
-        apt-get update -qq && apt-get install -y -qq python3-venv
-        python3 -m venv "$venv"
-    fi
-    "$venv/bin/pip" install --quiet cryptography
-fi"#
-    );
-    run("bash", &["-c", &script], None);
-    format!("{venv}/bin/python")
+    python_with("catalog-editions-venv", &["cryptography"], "cryptography")
 }
 
 fn sqlite3() -> &'static str {
@@ -42,23 +24,6 @@ fn sqlite3() -> &'static str {
         None,
     );
     "sqlite3"
-}
-
-/// Runs a program, failing the test with its output when it fails; answers its stdout.
-fn run(program: &str, args: &[&str], dir: Option<&Path>) -> String {
-    let mut cmd = Command::new(program);
-    cmd.args(args);
-    if let Some(dir) = dir {
-        cmd.current_dir(dir);
-    }
-    let out = cmd.output().unwrap_or_else(|e| panic!("{program}: {e}"));
-    assert!(
-        out.status.success(),
-        "{program} {args:?} failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 const VERIFY: &str = r#"

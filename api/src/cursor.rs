@@ -48,6 +48,8 @@ pub enum ListKind {
     Refcounts = 9,
     History = 10,
     Relations = 11,
+    /// OAI-PMH resumption tokens (`/oai`).
+    Oai = 12,
 }
 
 impl ListKind {
@@ -64,6 +66,7 @@ impl ListKind {
             ListKind::Refcounts,
             ListKind::History,
             ListKind::Relations,
+            ListKind::Oai,
         ]
         .into_iter()
         .find(|k| *k as u8 == b)
@@ -83,6 +86,7 @@ impl ListKind {
             ListKind::Refcounts => "a refcounts cursor",
             ListKind::History => "a history cursor",
             ListKind::Relations => "a relations cursor",
+            ListKind::Oai => "a resumption token",
         }
     }
 }

@@ -27,7 +27,7 @@
 //!   `lookup`, `dates`, `browse`, `commits`, `suggestions`, `conversation`, `comments` (talk pages and
 //!   single comments), `inbox`, `issues`, `organize`, `threads`, `account`, `editions` (mirrors,
 //!   editions and their dumps), `webhooks` (kept through catalog-hooks; the binary runs their
-//!   deliverer).
+//!   deliverer); outside `/v1`, `git` (the git mirror) and `oai` (OAI-PMH).
 
 /// Public only so the fuzz targets in `fuzz/` can reach the cursor parser; handlers are its users.
 pub mod cursor;
@@ -67,6 +67,7 @@ pub fn router(state: AppState) -> Router {
     let (routes, _doc) = routes::all().split_for_parts();
     let routes = routes
         .merge(routes::git::router())
+        .merge(routes::oai::router())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(extract::JSON_BODY_LIMIT))

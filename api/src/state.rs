@@ -24,6 +24,7 @@ use crate::login_limits::{LOGIN_PER_HANDLE_PER_MINUTE, LoginLimits};
 use crate::mirror::MirrorStatus;
 use crate::ratelimit::RateLimits;
 use crate::routes::git::GitServe;
+use crate::routes::oai::OaiServe;
 
 /// Settings the operator chooses at `catalog serve`.
 #[derive(Clone, Copy, Debug)]
@@ -88,6 +89,8 @@ pub struct AppState {
     pub hooks: Hooks,
     /// The git mirror, when the server keeps one (`--git-mirror`).
     pub(crate) git: Option<GitServe>,
+    /// The OAI-PMH repository at `/oai`, when switched on (`--oai`).
+    pub(crate) oai: Option<OaiServe>,
 }
 
 /// What the edition routes serve from.
@@ -123,6 +126,23 @@ impl AppState {
         self.git = Some(GitServe::new(mirror));
         self
     }
+
+    /// Serves the catalog as an OAI-PMH repository at `/oai`. `public_url` is the server's
+    /// address as harvesters reach it (the request's `Host` over `http://` when `None`).
+    /// `page_size` records a page of a list.
+    pub fn with_oai(
+        mut self,
+        admin_email: String,
+        public_url: Option<String>,
+        page_size: usize,
+    ) -> AppState {
+        self.oai = Some(OaiServe {
+            repository: catalog_oai::Repository::new(self.log.clone(), page_size),
+            admin_email,
+            public_url,
+        });
+        self
+    }
 }
 
 impl AppState {
@@ -152,6 +172,7 @@ impl AppState {
             settings,
             editions: None,
             git: None,
+            oai: None,
             mirror: None,
         }
     }

@@ -131,6 +131,8 @@ pub struct ServeArgs {
     pub webhook_retry_scale: f64,
     #[command(flatten)]
     pub git: GitArgs,
+    #[command(flatten)]
+    pub oai: OaiArgs,
 }
 
 #[derive(Args, Debug)]
@@ -155,6 +157,8 @@ pub struct MirrorArgs {
     pub trusted_proxy: Option<IpAddr>,
     #[command(flatten)]
     pub git: GitArgs,
+    #[command(flatten)]
+    pub oai: OaiArgs,
 }
 
 /// The git mirror's flags, the same on `serve` and `mirror`.
@@ -340,5 +344,43 @@ mod tests {
             panic!("serve expected")
         };
         assert_eq!(s.trusted_proxy, Some("::1".parse().expect("ip")));
+    }
+}
+
+/// OAI-PMH, for `serve` and `mirror`.
+#[derive(Args, Debug)]
+pub struct OaiArgs {
+    /// Serve the catalog as an OAI-PMH 2.0 repository at /oai (Dublin Core records, CC0).
+    #[arg(long)]
+    pub oai: bool,
+    /// The address Identify gives harvesters' operators to write to.
+    #[arg(
+        long,
+        value_name = "EMAIL",
+        default_value = "catalog@localhost.invalid",
+        requires = "oai"
+    )]
+    pub oai_admin_email: String,
+    /// The server's public address (e.g. `https://catalog.example`), which OAI-PMH answers name
+    /// as their base URL and in every identifier; the request's Host over http:// when left out.
+    #[arg(long, value_name = "URL", requires = "oai")]
+    pub oai_public_url: Option<String>,
+    /// Records in one page of ListRecords or ListIdentifiers (1-1000).
+    #[arg(long, default_value = "200", value_parser = clap::value_parser!(u16).range(1..=1000), requires = "oai")]
+    pub oai_page_size: u16,
+}
+
+impl OaiArgs {
+    /// `state` with OAI-PMH when it was switched on.
+    pub fn apply(&self, state: catalog_api::AppState) -> catalog_api::AppState {
+        if self.oai {
+            state.with_oai(
+                self.oai_admin_email.clone(),
+                self.oai_public_url.clone(),
+                usize::from(self.oai_page_size),
+            )
+        } else {
+            state
+        }
     }
 }

@@ -47,6 +47,7 @@ pub fn mirror(data: &Path, a: MirrorArgs) -> anyhow::Result<()> {
         Some(git) => state.with_git(git),
         None => state,
     };
+    let state = a.oai.apply(state);
 
     let mut feed = HttpFeed::new(&from, usize::from(a.page_size))
         .context("cannot make a client for the primary")?;

@@ -82,6 +82,7 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
         Some(git) => state.with_git(git),
         None => state,
     };
+    let state = a.oai.apply(state);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

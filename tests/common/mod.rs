@@ -15,6 +15,7 @@
 //! - `flow.rs` — suggestion helpers (draft, put, submit, approve) and demo-catalog discovery.
 //! - `openapi.rs` — checks that routes and their parameters are in the OpenAPI document.
 //! - `measure.rs` — knobs from the environment, a seeded random source, latencies, RSS samples.
+//! - `tools.rs` — other programs run and checked, and Python with packages from PyPI.
 
 #![allow(dead_code)] // each test file uses a different part of the harness
 
@@ -23,6 +24,7 @@ pub mod flow;
 pub mod http;
 pub mod measure;
 pub mod openapi;
+pub mod tools;
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};

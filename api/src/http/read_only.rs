@@ -14,10 +14,10 @@ const GIT_UPLOAD_PACK: &str = "/git/catalog.git/git-upload-pack";
 
 pub async fn read_only(State(state): State<AppState>, req: Request, next: Next) -> Response {
     let reads = [Method::GET, Method::HEAD, Method::OPTIONS];
-    // A fetch from the git mirror is a POST that reads.
-    let git_fetch = req.uri().path() == GIT_UPLOAD_PACK;
+    // A fetch from the git mirror and an OAI-PMH request by POST are POSTs that read.
+    let reading_post = [GIT_UPLOAD_PACK, crate::routes::oai::OAI_PATH].contains(&req.uri().path());
     match &state.mirror {
-        Some(mirror) if !reads.contains(req.method()) && !git_fetch => {
+        Some(mirror) if !reads.contains(req.method()) && !reading_post => {
             ApiError::Forbidden(format!(
                 "this server is a read-only mirror of {}: send writes there",
                 mirror.primary()
