@@ -133,26 +133,20 @@ fn an_edition_holds_the_catalog_at_one_commit_signed() {
     );
 
     // A second edition that week takes the next tag; naming an existing one is refused.
-    let again = make_edition(
-        &ReadModels::new(&store),
-        &log,
-        &shelf,
-        &key,
-        None,
-        now,
-        &mut |_| {},
-    )
-    .unwrap();
+    let edition = |tag| {
+        make_edition(
+            &ReadModels::new(&store),
+            &log,
+            &shelf,
+            &key,
+            tag,
+            now,
+            &mut |_| {},
+        )
+    };
+    let again = edition(None).unwrap();
     assert_eq!(again.tag.to_string(), "2026.48.1");
-    let refused = make_edition(
-        &ReadModels::new(&store),
-        &log,
-        &shelf,
-        &key,
-        Some(made.tag),
-        now,
-        &mut |_| {},
-    );
+    let refused = edition(Some(made.tag));
     assert!(matches!(refused, Err(Error::TagExists(_))));
     let listed: Vec<String> = shelf
         .list()
