@@ -27,7 +27,8 @@
 //!   `lookup`, `dates`, `browse`, `commits`, `suggestions`, `conversation`, `comments` (talk pages and
 //!   single comments), `inbox`, `issues`, `organize`, `threads`, `account`, `editions` (mirrors,
 //!   editions and their dumps), `webhooks` (kept through catalog-hooks; the binary runs their
-//!   deliverer); outside `/v1`, `git` (the git mirror) and `oai` (OAI-PMH).
+//!   deliverer); outside `/v1`, `git` (the git mirror), `oai` (OAI-PMH) and `embed` (pages
+//!   other sites may frame; `http::framing` keeps every other answer out of their frames).
 
 /// Public only so the fuzz targets in `fuzz/` can reach the cursor parser; handlers are its users.
 pub mod cursor;
@@ -93,6 +94,7 @@ pub fn router(state: AppState) -> Router {
         .layer(cors())
         .layer(axum::middleware::from_fn(http::access_log::access_log))
         .layer(axum::middleware::from_fn(http::guards::nosniff))
+        .layer(axum::middleware::from_fn(http::framing::frame_policy))
         .with_state(state)
 }
 

@@ -41,3 +41,19 @@ fi"#
     run("bash", &["-c", &script], None);
     format!("{venv}/bin/python")
 }
+
+/// Installs Debian's `packages` unless every program in `programs` is already on the machine.
+pub fn debian(packages: &[&str], programs: &[&str]) {
+    let script = format!(
+        r#"set -e
+for p in {programs}; do command -v "$p" >/dev/null 2>&1 || missing=1; done
+if [ -n "${{missing:-}}" ]; then
+    sudo_cmd=""; [ "$(id -u)" -eq 0 ] || sudo_cmd=sudo
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq {packages} >/dev/null
+fi"#,
+        programs = programs.join(" "),
+        packages = packages.join(" "),
+    );
+    run("bash", &["-c", &script], None);
+}

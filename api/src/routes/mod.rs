@@ -14,7 +14,8 @@ mod commits;
 mod conversation;
 mod dates;
 mod editions;
-mod entities;
+mod embed;
+pub(crate) mod entities;
 pub(crate) mod git;
 mod history;
 mod inbox;
@@ -49,5 +50,6 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(organize::router())
         .merge(account::router())
         .merge(editions::router())
+        .merge(embed::router())
         .merge(webhooks::router())
 }
