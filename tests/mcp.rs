@@ -44,9 +44,11 @@ const TOOLS: [&str; 8] = [
 ];
 
 /// A virtualenv with the official MCP Python SDK, made once per machine. Version 2 (its client
-/// is `streamable_http_client` over `httpx2`; 1.x named it `streamablehttp_client`).
-fn python() -> String {
-    python_with("catalog-mcp-venv", &["'mcp>=2.3,<3'"], "mcp, httpx2")
+/// is `streamable_http_client` over `httpx2`; 1.x named it `streamablehttp_client`). Made once
+/// per test binary too: tests running at once would otherwise make the same virtualenv together.
+fn python() -> &'static str {
+    static PYTHON: OnceLock<String> = OnceLock::new();
+    PYTHON.get_or_init(|| python_with("catalog-mcp-venv", &["'mcp>=2.3,<3'"], "mcp, httpx2"))
 }
 
 /// Runs `tests/mcp/client.py` with `plan` (`{ sessions: [{ token, calls }] }`) and returns what
@@ -57,7 +59,7 @@ fn drive(base: &str, plan: &Value) -> Vec<Value> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/client.py");
     let url = format!("{base}/mcp");
     let out = run(
-        &python(),
+        python(),
         &[
             &script.to_string_lossy(),
             &url,
