@@ -27,8 +27,9 @@
 //!   `lookup`, `dates`, `browse`, `commits`, `suggestions`, `conversation`, `comments` (talk pages and
 //!   single comments), `inbox`, `issues`, `organize`, `threads`, `account`, `editions` (mirrors,
 //!   editions and their dumps), `webhooks` (kept through catalog-hooks; the binary runs their
-//!   deliverer); outside `/v1`, `git` (the git mirror), `oai` (OAI-PMH) and `embed` (pages
-//!   other sites may frame; `http::framing` keeps every other answer out of their frames).
+//!   deliverer); outside `/v1`, `git` (the git mirror), `oai` (OAI-PMH), `embed` (pages other
+//!   sites may frame; `http::framing` keeps every other answer out of their frames) and `mcp`
+//!   (the MCP server for agents, whose tools call the `/v1` routes in process: see [`router`]).
 
 /// Public only so the fuzz targets in `fuzz/` can reach the cursor parser; handlers are its users.
 pub mod cursor;
@@ -65,27 +66,14 @@ pub fn router(state: AppState) -> Router {
     }
     spawn_bucket_sweeper(&state);
     spawn_session_sweeper(&state);
-    let (routes, _doc) = routes::all().split_for_parts();
-    let routes = routes
+    // The MCP server's tools call the REST routes in process, through the inner layers only: the
+    // `/mcp` request that carries a tool call has met the outer ones already.
+    let rest = inner_layers(&state, rest_routes()).with_state(state.clone());
+    let routes = rest_routes()
         .merge(routes::git::router())
         .merge(routes::oai::router())
-        .fallback(not_found)
-        .method_not_allowed_fallback(method_not_allowed)
-        .layer(DefaultBodyLimit::max(extract::JSON_BODY_LIMIT))
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            http::identity::identify,
-        ));
-    // Outside identity: a mirror refuses a write before it looks at who sent it.
-    let routes = if state.mirror.is_some() {
-        routes.layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            http::read_only::read_only,
-        ))
-    } else {
-        routes
-    };
-    routes
+        .merge(routes::mcp::router(rest));
+    inner_layers(&state, routes)
         .layer(axum::middleware::from_fn(http::conditional::conditional))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -96,6 +84,34 @@ pub fn router(state: AppState) -> Router {
         .layer(axum::middleware::from_fn(http::guards::nosniff))
         .layer(axum::middleware::from_fn(http::framing::frame_policy))
         .with_state(state)
+}
+
+/// The REST routes (`/v1` and the documents), as the OpenAPI document describes them.
+fn rest_routes() -> Router<AppState> {
+    let (routes, _doc) = routes::all().split_for_parts();
+    routes
+}
+
+/// What every request to `routes` meets inside the outer limits: the fallbacks, the body limit of
+/// axum's extractors, identity with the rate limit, and on a mirror the refusal of writes.
+fn inner_layers(state: &AppState, routes: Router<AppState>) -> Router<AppState> {
+    let routes = routes
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(extract::JSON_BODY_LIMIT))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            http::identity::identify,
+        ));
+    // Outside identity: a mirror refuses a write before it looks at who sent it.
+    if state.mirror.is_some() {
+        routes.layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            http::read_only::read_only,
+        ))
+    } else {
+        routes
+    }
 }
 
 /// The OpenAPI 3.1 document, as served at `/openapi.json`.
@@ -121,6 +137,12 @@ fn cors() -> CorsLayer {
             header::AUTHORIZATION,
             header::CONTENT_TYPE,
             header::IF_NONE_MATCH,
+            // What MCP clients send to `/mcp` after `initialize`: the protocol version, and
+            // (from 2026-07-28) the method and tool name. No `Mcp-Session-Id`: the server is
+            // stateless and never hands one out.
+            HeaderName::from_static("mcp-protocol-version"),
+            HeaderName::from_static("mcp-method"),
+            HeaderName::from_static("mcp-name"),
         ])
         .expose_headers([
             header::ETAG,

@@ -2,7 +2,7 @@
 //! also charges the request to the right rate-limit bucket. Handlers state what they need with
 //! the typed extractors [`Reader`], [`SignedIn`], [`WriteAccess`] and [`SiteSession`].
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 
 use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
 use axum::http::request::Parts;
@@ -35,21 +35,45 @@ struct Identity {
     credential: Credential,
 }
 
+/// Marks a request the MCP server makes to the REST routes for one tool call, on behalf of the
+/// `/mcp` request that carried it. Only code in this process can set it (extensions never come
+/// from the wire).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Relayed {
+    /// The address the `/mcp` request was counted against.
+    pub(crate) addr: IpAddr,
+}
+
 /// Reads `Authorization` (which wins) or the session cookie, authenticates it, and counts the
 /// request: a signed-in caller against its account's bucket, anyone else against its address's.
 /// A credential that does not authenticate is a 401: never silently anonymous. A session write
 /// from another site's page is a 403 (see [`cross_site`]).
+///
+/// A [`Relayed`] request is authenticated the same way but not counted: the `/mcp` request that
+/// carried the tool call was counted already, so one tool call costs one request.
 pub async fn identify(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
-    let addr = client_addr::resolve(
-        req.extensions().get::<ConnectInfo<SocketAddr>>(),
-        req.headers(),
-        state.settings.trusted_proxy,
-    );
+    let relayed = req.extensions().get::<Relayed>().copied();
+    let addr = match relayed {
+        Some(r) => r.addr,
+        None => client_addr::resolve(
+            req.extensions().get::<ConnectInfo<SocketAddr>>(),
+            req.headers(),
+            state.settings.trusted_proxy,
+        ),
+    };
     req.extensions_mut().insert(ClientAddr(addr));
     let anonymous = Client::addr(addr);
+    // A refusal costs a request too, except a relayed one (counted as its `/mcp` request).
+    let refuse = |state: &AppState, client: Client, refusal: Response| {
+        if relayed.is_some() {
+            refusal
+        } else {
+            charge_then(state, client, refusal)
+        }
+    };
     let presented = match presented(req.headers()) {
         Ok(p) => p,
-        Err(e) => return charge_then(&state, anonymous, e.into_response()),
+        Err(e) => return refuse(&state, anonymous, e.into_response()),
     };
     let identity = match presented {
         Presented::None => Identity {
@@ -58,7 +82,7 @@ pub async fn identify(State(state): State<AppState>, mut req: Request, next: Nex
         },
         Presented::Bearer(token) if token.is_empty() => {
             let e = ApiError::Unauthorized("the bearer token is empty".into());
-            return charge_then(&state, anonymous, e.into_response());
+            return refuse(&state, anonymous, e.into_response());
         }
         Presented::Bearer(token) => {
             let identity = state.workflow.identity().clone();
@@ -67,7 +91,7 @@ pub async fn identify(State(state): State<AppState>, mut req: Request, next: Nex
                     principal: Some(p),
                     credential: Credential::Token,
                 },
-                Err(e) => return charge_then(&state, anonymous, e.into_response()),
+                Err(e) => return refuse(&state, anonymous, e.into_response()),
             }
         }
         Presented::Cookie(secret) => {
@@ -86,11 +110,11 @@ pub async fn identify(State(state): State<AppState>, mut req: Request, next: Nex
                 },
                 Ok(Err(e)) => {
                     let res = ApiError::from(e).into_response();
-                    return charge_then(&state, anonymous, res);
+                    return refuse(&state, anonymous, res);
                 }
                 Err(e) => {
                     let res = ApiError::from(e).into_response();
-                    return charge_then(&state, anonymous, res);
+                    return refuse(&state, anonymous, res);
                 }
             }
         }
@@ -108,7 +132,11 @@ pub async fn identify(State(state): State<AppState>, mut req: Request, next: Nex
              send a token in Authorization instead"
                 .into(),
         );
-        return charge_then(&state, client, e.into_response());
+        return refuse(&state, client, e.into_response());
+    }
+    if relayed.is_some() {
+        req.extensions_mut().insert(identity);
+        return next.run(req).await;
     }
     let budget = match state.rate_limits.check(&client) {
         Ok(b) => b,

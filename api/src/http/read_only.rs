@@ -14,8 +14,15 @@ const GIT_UPLOAD_PACK: &str = "/git/catalog.git/git-upload-pack";
 
 pub async fn read_only(State(state): State<AppState>, req: Request, next: Next) -> Response {
     let reads = [Method::GET, Method::HEAD, Method::OPTIONS];
-    // A fetch from the git mirror and an OAI-PMH request by POST are POSTs that read.
-    let reading_post = [GIT_UPLOAD_PACK, crate::routes::oai::OAI_PATH].contains(&req.uri().path());
+    // A fetch from the git mirror and an OAI-PMH request by POST are POSTs that read. So is
+    // every MCP request: its write tool's REST request meets this layer itself, and is refused
+    // here as any write is.
+    let reading_post = [
+        GIT_UPLOAD_PACK,
+        crate::routes::oai::OAI_PATH,
+        crate::routes::mcp::MCP_PATH,
+    ]
+    .contains(&req.uri().path());
     match &state.mirror {
         Some(mirror) if !reads.contains(req.method()) && !reading_post => {
             ApiError::Forbidden(format!(

@@ -21,6 +21,7 @@ mod history;
 mod inbox;
 mod issues;
 mod lookup;
+pub(crate) mod mcp;
 pub(crate) mod oai;
 mod organize;
 mod restore;
