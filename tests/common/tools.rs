@@ -30,6 +30,10 @@ pub fn python_with(name: &str, packages: &[&str], modules: &str) -> String {
     let script = format!(
         r#"set -e
 venv={venv}
+# Tests of one binary start together: one makes the virtualenv while the others wait.
+mkdir -p "$(dirname "$venv")"
+exec 9>"$venv.lock"
+flock 9
 if ! "$venv/bin/python" -c 'import {modules}' 2>/dev/null; then
     if ! python3 -m venv "$venv" 2>/dev/null; then
         apt-get update -qq && apt-get install -y -qq python3-venv
@@ -46,6 +50,9 @@ fi"#
 pub fn debian(packages: &[&str], programs: &[&str]) {
     let script = format!(
         r#"set -e
+# Tests of one binary start together: one installs while the others wait.
+exec 9>/tmp/catalog-apt.lock
+flock 9
 for p in {programs}; do command -v "$p" >/dev/null 2>&1 || missing=1; done
 if [ -n "${{missing:-}}" ]; then
     sudo_cmd=""; [ "$(id -u)" -eq 0 ] || sudo_cmd=sudo

@@ -8,6 +8,7 @@ const NOT_JSON: &[(&str, &str, &str)] = &[
     ("get", "/v1/editions/{tag}/SHA256SUMS", "text/plain"),
     ("get", "/v1/editions/{tag}/manifest.json.sig", "text/plain"),
     ("get", "/dumps/{tag}/{name}", "application/vnd.sqlite3"),
+    ("get", "/embed/{id}", "text/html"),
 ];
 
 const METHODS: &[&str] = &[
