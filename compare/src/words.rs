@@ -11,7 +11,7 @@ pub const MAX_WORDS: usize = 100_000;
 const MAQAF: char = '\u{05BE}';
 
 /// A side's words, and how many of them were checked by people.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Words {
     words: Vec<String>,
     checked: usize,
@@ -22,6 +22,12 @@ pub struct Words {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TooManyWords {
     pub max: usize,
+}
+
+impl Default for Words {
+    fn default() -> Words {
+        Words::new()
+    }
 }
 
 impl Words {
@@ -102,5 +108,7 @@ mod tests {
         assert_eq!((w.len(), w.checked(), w.all_checked()), (3, 2, false));
         assert_eq!(w.push_text("ד", true), Err(TooManyWords { max: 3 }));
         assert!(!Words::new().all_checked());
+        let mut default = Words::default();
+        assert_eq!(default.push_text("א ב", true), Ok(()));
     }
 }
