@@ -60,6 +60,8 @@ pub enum ApiError {
     Editions(#[from] catalog_snapshots::Error),
     #[error(transparent)]
     Hooks(#[from] catalog_hooks::Error),
+    #[error(transparent)]
+    Compare(#[from] catalog_compare::Error),
 }
 
 /// The wire body of every error.
@@ -173,6 +175,7 @@ impl ApiError {
             E::Search(e) => crate::error_table::search(e, msg),
             E::Editions(e) => crate::error_table::editions(e, msg),
             E::Hooks(e) => crate::error_table::hooks(e, msg),
+            E::Compare(e) => crate::error_table::compare(e, msg),
         }
     }
 }

@@ -55,6 +55,33 @@ pub(crate) fn search(e: &catalog_search::Error, message: String) -> Mapped {
     }
 }
 
+/// Comparing printings: a side that is missing, unreadable or too long is the request's mistake,
+/// a side naming nothing is `not-found`; `detail.parameter` names the side (`a` or `b`).
+pub(crate) fn compare(e: &catalog_compare::Error, message: String) -> Mapped {
+    use catalog_compare::Error as E;
+    let side = |status, code, which: &catalog_compare::Which, extra: Option<usize>| {
+        let mut detail = json!({ "parameter": which.as_str() });
+        if let Some(max) = extra {
+            detail["max"] = json!(max);
+        }
+        Mapped {
+            detail: Some(detail),
+            ..Mapped::user(status, code, message.clone())
+        }
+    };
+    match e {
+        E::Missing { which } | E::BadSide { which, .. } => {
+            side(StatusCode::BAD_REQUEST, "bad-request", which, None)
+        }
+        E::TooManyWords { which, max, .. } => {
+            side(StatusCode::BAD_REQUEST, "bad-request", which, Some(*max))
+        }
+        E::NotFound { which, .. } => side(StatusCode::NOT_FOUND, "not-found", which, None),
+        E::Corrupt(_) => Mapped::internal(),
+        E::Projector(inner) => projector(inner, message),
+    }
+}
+
 /// The API only reads editions: whatever fails there is the service's fault.
 pub(crate) fn editions(e: &catalog_snapshots::Error, message: String) -> Mapped {
     use catalog_snapshots::Error as E;

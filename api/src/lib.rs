@@ -24,7 +24,7 @@
 //! - `mirror` — what a mirror knows of its primary ([`MirrorStatus`]); `http::read_only` refuses
 //!   its writes.
 //! - `routes` — one module per area, each with `router()`: `about`, `entities`, `history`,
-//!   `lookup`, `dates`, `browse`, `commits`, `suggestions`, `conversation`, `comments` (talk pages and
+//!   `lookup`, `dates`, `browse`, `commits`, `compare` (printings word by word, through catalog-compare), `suggestions`, `conversation`, `comments` (talk pages and
 //!   single comments), `inbox`, `issues`, `organize`, `threads`, `account`, `editions` (mirrors,
 //!   editions and their dumps), `webhooks` (kept through catalog-hooks; the binary runs their
 //!   deliverer); outside `/v1`, `git` (the git mirror), `oai` (OAI-PMH), `embed` (pages other

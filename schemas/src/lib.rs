@@ -16,6 +16,8 @@
 //! - `order_key`: [`OrderKey`], base-62 fractional indexing.
 //! - `name`: [`Name`], `{ he, en? }`.
 //! - `name_key`: names reduced to what tells them apart (for the `duplicates` check and its index).
+//! - `fold`: words reduced to the letters that tell them apart (niqqud, final letters, geresh and
+//!   gershayim), shared by the search analyzer and the comparison of printings.
 //! - `body`: structured words (profiles, versions, segments, runs, notes).
 //! - `types`: each built-in kind's JSON Schema, validation against it, the date keys an item
 //!   holds, and [`types::TypeRegistry`], the kinds a catalog defines through its `schema` items.
@@ -29,6 +31,7 @@
 pub mod body;
 pub mod date_key;
 pub mod dates;
+pub mod fold;
 pub mod id;
 pub mod item_type;
 pub mod name;

@@ -11,6 +11,7 @@ mod account;
 mod browse;
 mod comments;
 mod commits;
+mod compare;
 mod conversation;
 mod dates;
 mod editions;
@@ -40,6 +41,7 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(lookup::router())
         .merge(dates::router())
         .merge(search::router())
+        .merge(compare::router())
         .merge(browse::router())
         .merge(commits::router())
         .merge(suggestions::router())

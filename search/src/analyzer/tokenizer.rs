@@ -8,6 +8,9 @@
 //! geresh after a Hebrew letter ends an abbreviation (ר׳, א׳); anywhere else quotes are punctuation.
 //! Hebrew and Latin letters never share a word, so the English stemmer never sees Hebrew.
 
+pub(crate) use catalog_schemas::fold::{
+    is_geresh, is_gershayim, is_hebrew_letter, is_hebrew_mark, is_invisible,
+};
 use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
 
 /// Splits text into words; see the module docs.
@@ -64,45 +67,9 @@ enum Script {
     Other,
 }
 
-/// Hebrew letters, Yiddish ligatures and the Hebrew presentation forms (letters with points).
-pub(crate) fn is_hebrew_letter(c: char) -> bool {
-    matches!(c, '\u{05D0}'..='\u{05EA}' | '\u{05EF}'..='\u{05F2}' | '\u{FB1D}'..='\u{FB4F}')
-}
-
-/// Cantillation and points (niqqud, dagesh, shin and sin dots, rafe, meteg).
-pub(crate) fn is_hebrew_mark(c: char) -> bool {
-    matches!(
-        c,
-        '\u{0591}'
-            ..='\u{05BD}'
-                | '\u{05BF}'
-                | '\u{05C1}'
-                | '\u{05C2}'
-                | '\u{05C4}'
-                | '\u{05C5}'
-                | '\u{05C7}'
-    )
-}
-
-/// Invisible characters that change rendering only.
-pub(crate) fn is_invisible(c: char) -> bool {
-    matches!(
-        c,
-        '\u{200C}' | '\u{200D}' | '\u{200E}' | '\u{200F}' | '\u{034F}' | '\u{FEFF}' | '\u{00AD}'
-    )
-}
-
 /// Combining marks of Latin and other scripts (accents written as separate characters).
 fn is_combining(c: char) -> bool {
     matches!(c, '\u{0300}'..='\u{036F}' | '\u{1AB0}'..='\u{1AFF}' | '\u{20D0}'..='\u{20FF}')
-}
-
-pub(crate) fn is_geresh(c: char) -> bool {
-    matches!(c, '\u{05F3}' | '\'' | '\u{2019}')
-}
-
-pub(crate) fn is_gershayim(c: char) -> bool {
-    matches!(c, '\u{05F4}' | '"' | '\u{201D}')
 }
 
 fn script(c: char) -> Option<Script> {
