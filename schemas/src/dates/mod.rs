@@ -29,6 +29,7 @@ use serde::Serialize;
 
 use crate::{DateKey, SchemaError};
 
+pub use months::gregorian_name;
 pub use parse::MAX_TEXT_CHARS;
 pub use write::{english, hebrew};
 

@@ -190,10 +190,7 @@ fn plain(label_he: &'static str, label_en: &'static str, text: String) -> Line {
 fn date_line(date: &DateKey) -> Line {
     let mut en = dates::english(date);
     if let Some((y, m, d)) = date.to_gregorian() {
-        en.push_str(&format!(
-            " ({d} {} {y})",
-            GREGORIAN_MONTHS[usize::from(m) - 1]
-        ));
+        en.push_str(&format!(" ({d} {} {y})", dates::gregorian_name(m)));
     }
     Line {
         label_he: "תאריך",
@@ -203,21 +200,6 @@ fn date_line(date: &DateKey) -> Line {
         href: None,
     }
 }
-
-const GREGORIAN_MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
 
 /// A unit's position, each step named by its work's levels where the work has them
 /// (`volume 5, sicha 3`).
