@@ -166,6 +166,7 @@ fn workflow_detail(e: &catalog_workflow::Error) -> Option<serde_json::Value> {
             "max": limit.max,
             "got": limit.got,
         })),
+        E::ScanText(refusal) => refusal.field().map(|field| json!({ "field": field })),
         // The checks that refused it: each names its item and field.
         E::Invalid { checks, .. } => Some(json!({
             "checks": checks

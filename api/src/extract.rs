@@ -57,6 +57,47 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
     }
 }
 
+/// A JSON body of at most `LIMIT` bytes, for the few routes that take more than
+/// [`JSON_BODY_LIMIT`] (an OCR upload). The body is read with its own limit, so the answer past it
+/// names this route's figure.
+pub struct JsonUpTo<T, const LIMIT: usize>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync, const LIMIT: usize> FromRequest<S>
+    for JsonUpTo<T, LIMIT>
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, _: &S) -> Result<Self, ApiError> {
+        let json_type = req
+            .headers()
+            .get(axum::http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| {
+                v.split(';')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .eq_ignore_ascii_case("application/json")
+            });
+        if !json_type {
+            return Err(ApiError::BadRequest(
+                "expected a json body with content-type application/json".into(),
+            ));
+        }
+        let bytes = axum::body::to_bytes(req.into_body(), LIMIT)
+            .await
+            .map_err(|_| ApiError::PayloadTooLarge { limit: LIMIT })?;
+        serde_json::from_slice::<T>(&bytes)
+            .map(JsonUpTo)
+            .map_err(|e| {
+                ApiError::BadRequest(format!(
+                    "request body does not fit: {}",
+                    catalog_schemas::clip_quoted(&e.to_string())
+                ))
+            })
+    }
+}
+
 /// A JSON body that may be left out: no body at all, or JSON `null`, reads as `None`; anything
 /// else must be JSON (with its content type) of at most [`JSON_BODY_LIMIT`] bytes.
 pub struct OptionalJson<T>(pub Option<T>);

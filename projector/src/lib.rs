@@ -20,7 +20,8 @@
 //! - `projections` — one module per projection (`types` for the kinds of item the `schema` items
 //!   define, `items`, `paths`, `lists`, `links` for backlinks
 //!   and refcounts, `children`, `events`, `counts`, `sitemap`, `outline`, `names` for the
-//!   duplicates check), each with its read side.
+//!   duplicates check, `scan_text` for text layers' pages by number), each with its read side.
+//! - `scan_layers` — which of a scan's text layers each page is served from.
 
 mod error;
 mod export;
@@ -30,6 +31,7 @@ mod overlay;
 mod projections;
 mod read;
 mod record;
+mod scan_layers;
 mod worker;
 
 #[cfg(test)]
@@ -44,9 +46,11 @@ pub use projections::events::{EventQuery, Missing};
 pub use projections::links::{Backlink, LinkedCount};
 pub use projections::outline::OutlinePart;
 pub use projections::paths::Resolved;
+pub use projections::scan_text::PageLevel;
 pub use projections::sitemap::{SITEMAP_TYPES, SitemapEntry, SitemapIndexEntry, SitemapPage};
 pub use read::{Page, ReadModels};
 pub use record::{ItemAnswer, Lookup, StoredItem};
+pub use scan_layers::{Layer, MAX_LAYERS, ScanLayers, ServedPage, data_of};
 pub use worker::{Projector, ProjectorStatus, WorkerState};
 
 /// The projections' names, as `rebuild --projection` takes them.
@@ -63,6 +67,7 @@ pub const PROJECTIONS: &[&str] = &[
     "sitemap",
     "outline",
     "names",
+    "scan_text",
 ];
 
 /// Every column family the projector owns (`rm_meta` first); pass them to `Store::open`.

@@ -74,7 +74,7 @@ pub fn ref_fields(ty: ItemType) -> &'static [RefField] {
             one("publication", &[T::Publication]),
             one("unit", &[T::Unit]),
         ],
-        T::TextLayer => fields![one("scan", &[T::Scan])],
+        T::TextLayer => fields![one("scan", &[T::Scan]), one("seed", &[T::TextLayer])],
         T::TextPage => fields![one("layer", &[T::TextLayer])],
         T::Text => fields![
             one("unit", &[T::Unit]),

@@ -32,6 +32,8 @@
 //! - `words`: words changes (edit, add, remove, start a segment of an item's body).
 //! - `contents_map`: pages of a publication mapped to a unit, a new unit, or words.
 //! - `live`: trusted line fixes in open sets merged at once, and their post-review.
+//! - `scan_text`: a scan's words page by page: the page served, progress, line fixes,
+//!   proofreading, uploaded OCR layers and seeding the community text.
 //! - `main_item`: reading an item of main that a request names.
 //! - `listing`: the suggestion list (filters, newest-first pages, open and closed counts).
 //! - `merging`: approval into one commit, send back, crash reconciliation.
@@ -83,6 +85,7 @@ mod records;
 mod resolutions;
 mod restore;
 mod revert;
+mod scan_text;
 mod schema_items;
 mod service;
 mod subject;
@@ -115,8 +118,8 @@ pub use discussion::issues::{
 };
 pub use discussion::threads::{Thread, ThreadKind, ThreadRef, ThreadState};
 pub use error::{
-    Act, BadWords, Conflict, Decision, Error, Limit, Missing, NotAllowed, Refusal, Result, Unit,
-    UserClass, Vocabulary, Wording,
+    Act, BadWords, Conflict, Decision, Error, Limit, Missing, NotAllowed, Refusal, Result,
+    ScanTextRefusal, Unit, UserClass, Vocabulary, Wording,
 };
 pub use limits::{MAX_BOT_SUGGESTION_ITEMS, MAX_DATA_DEPTH, MAX_SUGGESTION_ITEMS};
 pub use listing::{ListFilter, Listed, StateCounts, StateFilter, SuggestionPage};
@@ -131,6 +134,10 @@ pub use quotas::{
 };
 pub use resolutions::{Resolution, Resolutions, Side};
 pub use revert::Reverted;
+pub use scan_text::{
+    LayerRole, LevelCounts, MAX_LINE_CHARS, MAX_PAGE, OcrRequest, OcrRequestFormat, ScanLayerShown,
+    ScanProgress, ScanTextLine, ScanTextPage,
+};
 pub use service::{MERGE_WAIT, SUGGESTION_LOCK_WAIT, Workflow};
 pub use subject::Subject;
 pub use suggestions::{

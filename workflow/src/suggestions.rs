@@ -101,6 +101,10 @@ pub enum Kind {
     Revert,
     /// Sets one item back to an earlier version.
     Restore,
+    /// A scan's words: a line fixed, a page proofread, the community text seeded from OCR.
+    ScanText,
+    /// OCR of a scan stored as a text layer of its own.
+    Ocr,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -26,6 +26,7 @@ pub(crate) mod mcp;
 pub(crate) mod oai;
 mod organize;
 mod restore;
+mod scans;
 mod search;
 mod suggestions;
 mod threads;
@@ -42,6 +43,7 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(dates::router())
         .merge(search::router())
         .merge(compare::router())
+        .merge(scans::router())
         .merge(browse::router())
         .merge(commits::router())
         .merge(suggestions::router())

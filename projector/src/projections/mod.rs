@@ -13,6 +13,7 @@ pub(crate) mod lists;
 pub(crate) mod names;
 pub(crate) mod outline;
 pub(crate) mod paths;
+pub(crate) mod scan_text;
 pub(crate) mod sitemap;
 pub(crate) mod types;
 
@@ -45,6 +46,7 @@ static ALL: &[&dyn Projection] = &[
     &sitemap::Sitemap,
     &outline::Outline,
     &names::Names,
+    &scan_text::ScanText,
 ];
 
 pub(crate) fn all() -> &'static [&'static dyn Projection] {

@@ -184,6 +184,10 @@ pub fn kind(ty: ItemType) -> Kind {
                 "file": def("sha256"),
                 "completeness": one_of(&["complete", "partial"]),
                 "preferred": { "type": "boolean" },
+                "pages": {
+                    "description": "how many pages the PDF has",
+                    "type": "integer", "minimum": 1, "maximum": 100000
+                },
                 "pageLabels": { "type": "array", "items": { "type": "string" } }
             }),
             required: &["publication", "file"],
@@ -223,7 +227,12 @@ pub fn kind(ty: ItemType) -> Kind {
                     },
                     "required": ["name"],
                     "additionalProperties": false
-                }
+                },
+                "seed": {
+                    "description": "a community layer: the OCR layer its pages were first read from",
+                    "$ref": "#/$defs/id"
+                },
+                "language": def("language")
             }),
             required: &["scan", "kind"],
             body: false,
@@ -231,7 +240,7 @@ pub fn kind(ty: ItemType) -> Kind {
         ItemType::TextPage => Kind {
             properties: json!({
                 "layer": id(),
-                "page": def("page"),
+                "page": { "type": "integer", "minimum": 1, "maximum": 100000 },
                 "lines": {
                     "type": "array",
                     "items": {
@@ -251,7 +260,11 @@ pub fn kind(ty: ItemType) -> Kind {
                         "additionalProperties": false
                     }
                 },
-                "proofread": def("proofread")
+                "proofread": def("proofread"),
+                "confirmedBy": {
+                    "description": "who raised the page's proofreading level, in order; the second is never the first",
+                    "type": "array", "items": { "type": "string" }, "maxItems": 2, "uniqueItems": true
+                }
             }),
             required: &["layer", "page", "lines"],
             body: false,

@@ -9,12 +9,14 @@
 //! - `input`: lengths and counts out of bounds ([`Limit`]) and values outside a vocabulary
 //!   ([`Vocabulary`]), 400.
 //! - `words`: a words change that cannot be read ([`BadWords`], 400).
+//! - `scan_text`: a scan's text, its lines, proofreading and OCR ([`ScanTextRefusal`]).
 //! - `refusal`: every other refusal, each said once ([`Refusal`], 400 or 409).
 
 mod input;
 mod missing;
 mod not_allowed;
 mod refusal;
+mod scan_text;
 mod status;
 mod words;
 
@@ -29,6 +31,7 @@ pub use input::{Limit, Unit, Vocabulary, Wording};
 pub use missing::Missing;
 pub use not_allowed::{Decision, NotAllowed};
 pub use refusal::Refusal;
+pub use scan_text::ScanTextRefusal;
 pub use status::Act;
 pub use words::BadWords;
 
@@ -91,6 +94,9 @@ pub enum Error {
     /// A words change that cannot be read or applied as asked (400).
     #[error(transparent)]
     BadWords(#[from] BadWords),
+    /// A request about a scan's text (see [`ScanTextRefusal::class`]).
+    #[error(transparent)]
+    ScanText(#[from] ScanTextRefusal),
     /// Any other refusal of the request (400 or 409: see [`Refusal::class`]).
     #[error(transparent)]
     Refused(#[from] Refusal),
@@ -169,6 +175,7 @@ impl Error {
             | Error::WrongKind { .. }
             | Error::BadWords(_) => C::BadRequest,
             Error::Refused(refusal) => refusal.class(),
+            Error::ScanText(refusal) => refusal.class(),
             Error::Identity(e) => return identity_class(e),
             Error::NotAllowed(_) => C::Forbidden,
             Error::Missing(_) => C::NotFound,

@@ -164,6 +164,8 @@ stored_names!(kind: crate::suggestions::Kind [plain] {
     Organize => "organize",
     Revert => "revert",
     Restore => "restore",
+    ScanText => "scan-text",
+    Ocr => "ocr",
 });
 
 stored_names!(post_review: crate::suggestions::PostReview [option] {

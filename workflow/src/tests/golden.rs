@@ -560,7 +560,7 @@ fn value_names_v1() {
         "status": names!("crate::records::values::status", Status, [Status::Draft, Status::Open,
             Status::Merged, Status::SentBack, Status::Withdrawn]),
         "kind": names!("crate::records::values::kind", Kind, [Kind::Edit, Kind::QuickFix, Kind::Words,
-            Kind::ContentsMap, Kind::Organize, Kind::Revert, Kind::Restore]),
+            Kind::ContentsMap, Kind::Organize, Kind::Revert, Kind::Restore, Kind::ScanText, Kind::Ocr]),
         "post_review": names!("crate::records::values::post_review::option", Option<PostReview>,
             [Some(PostReview::Pending), Some(PostReview::Done), None]),
         "check_name": names!("crate::records::values::check_name", CheckName, [CheckName::Schema,
