@@ -32,7 +32,7 @@ pub(crate) struct Walker<'a> {
     format: Format,
     /// Forgive HTML's unclosed void elements and resolve `&nbsp;` (hOCR).
     html: bool,
-    /// The names of the open elements, back to back; `ends[i]` is where the i-th one starts.
+    /// The names of the open elements, back to back; `starts[i]` is where the i-th one starts.
     names: String,
     starts: Vec<usize>,
     /// The last open was an empty element (or an HTML void one): its close comes next.
