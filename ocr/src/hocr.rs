@@ -35,7 +35,8 @@ pub(crate) fn read<E, F: FnMut(Page) -> Result<(), E>>(
     loop {
         match xml.next()? {
             Step::Open(start) => {
-                let [class, title] = xml.attributes(&start, ["class", "title"])?;
+                // Only a line's title is read (for its box): words' titles are skipped.
+                let [class] = xml.attributes(&start, ["class"])?;
                 let class = class.as_deref().unwrap_or("");
                 let role = if sink.in_line() {
                     if has_class(class, "ocrx_word") {
@@ -48,6 +49,7 @@ pub(crate) fn read<E, F: FnMut(Page) -> Result<(), E>>(
                     sink.start_page(xml.at())?;
                     Role::Page
                 } else if sink.in_page() && LINE_CLASSES.iter().any(|c| has_class(class, c)) {
+                    let [title] = xml.attributes(&start, ["title"])?;
                     line_box = match title.as_deref() {
                         Some(title) => bbox(title).map_err(|value| Error::BadBox {
                             page: sink.page_number(),

@@ -32,7 +32,7 @@ pub(crate) struct Walker<'a> {
     format: Format,
     /// Forgive HTML's unclosed void elements and resolve `&nbsp;` (hOCR).
     html: bool,
-    /// The names of the open elements, back to back; `ends[i]` is where the i-th one starts.
+    /// The names of the open elements, back to back; `starts[i]` is where the i-th one starts.
     names: String,
     starts: Vec<usize>,
     /// The last open was an empty element (or an HTML void one): its close comes next.
@@ -184,11 +184,42 @@ impl<'a> Walker<'a> {
     }
 }
 
-/// HTML's void elements, which HTML writes without an end tag.
+/// HTML's void elements, which HTML writes without an end tag (any case).
 fn is_void(local: &str) -> bool {
-    const VOID: [&str; 14] = [
-        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
-        "source", "track", "wbr",
-    ];
-    VOID.iter().any(|v| v.eq_ignore_ascii_case(local))
+    let mut name = [0u8; 6];
+    let Some(name) = name.get_mut(..local.len()) else {
+        return false;
+    };
+    name.copy_from_slice(local.as_bytes());
+    name.make_ascii_lowercase();
+    matches!(
+        &*name,
+        b"area"
+            | b"base"
+            | b"br"
+            | b"col"
+            | b"embed"
+            | b"hr"
+            | b"img"
+            | b"input"
+            | b"link"
+            | b"meta"
+            | b"param"
+            | b"source"
+            | b"track"
+            | b"wbr"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn void_elements() {
+        for name in ["meta", "META", "br", "source", "wbr"] {
+            assert!(super::is_void(name), "{name}");
+        }
+        for name in ["span", "div", "metas", "", "sources", "b"] {
+            assert!(!super::is_void(name), "{name}");
+        }
+    }
 }
