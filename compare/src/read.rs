@@ -6,14 +6,11 @@
 //! - A text: its `body`'s first version (segments in order, children after their parent; a
 //!   segment made by a machine counts as checked once its `origin` says `checked: true`), then
 //!   its `segment` items in their order (checked at `proofread` 1 or more).
-//! - Pages of a scan: the scan's `text-layer`s; each page from the `community` layer where that
-//!   layer has the page, else from the first other (OCR) layer; a line counts as checked when it
-//!   says `checked: true`. A layer's pages are found by reading its `text-page` items once each
-//!   (the read models keep no index by page number), keeping those in the range.
+//! - Pages of a scan: each page as a reader is served it (`ReadModels::served_page`: the
+//!   community layer's page, else the seed OCR layer's), found by one seek a page in the
+//!   `scan_text` index; a line counts as checked when it says `checked: true`.
 //!
 //! Reading stops as soon as a side passes its cap of words.
-
-use std::collections::BTreeMap;
 
 use catalog_projector::{Lookup, ReadModels, StoredItem};
 use catalog_schemas::body::{Body, Run, Segment, parse_content};
@@ -212,65 +209,27 @@ fn scan_words(
     words: &mut Words,
 ) -> Result<(), Read> {
     #[derive(Deserialize)]
-    struct LayerData {
-        kind: String,
+    struct PageData {
+        lines: Vec<Line>,
     }
     live(rm, scan, ItemType::Scan, which)?;
-    let (mut community, mut seed) = (None, None);
-    each_child(rm, scan, "scan", ItemType::TextLayer, |item| {
-        let layer: LayerData = data_of(item)?;
-        let slot = if layer.kind == "community" {
-            &mut community
-        } else {
-            &mut seed
+    let layers = rm.scan_layers(scan)?;
+    let mut any = false;
+    for page in from..=to {
+        let Some(served) = rm.served_page(&layers, page)? else {
+            continue;
         };
-        slot.get_or_insert(item.id);
-        Ok(())
-    })?;
-    let mut pages: BTreeMap<u32, Vec<Line>> = BTreeMap::new();
-    // The seed layer first, so the community layer's page replaces it where both have one.
-    for layer in [seed, community].into_iter().flatten() {
-        for (page, lines) in layer_pages(rm, layer, from, to)? {
-            pages.insert(page, lines);
+        any = true;
+        let data: PageData = data_of(&served.item)?;
+        for line in &data.lines {
+            words.push_text(&line.text, line.checked)?;
         }
     }
-    if pages.is_empty() {
+    if !any {
         return Err(Read::Failed(Error::NotFound {
             which,
             message: format!("scan {scan} has no text on pages {from}-{to}"),
         }));
     }
-    for line in pages.values().flatten() {
-        words.push_text(&line.text, line.checked)?;
-    }
     Ok(())
-}
-
-/// The lines of each page of `layer` from `from` to `to`.
-fn layer_pages(
-    rm: &ReadModels,
-    layer: Id,
-    from: u32,
-    to: u32,
-) -> Result<BTreeMap<u32, Vec<Line>>, Read> {
-    #[derive(Deserialize)]
-    struct PageNumber {
-        page: u32,
-    }
-    #[derive(Deserialize)]
-    struct PageData {
-        page: u32,
-        lines: Vec<Line>,
-    }
-    let mut out = BTreeMap::new();
-    each_child(rm, layer, "layer", ItemType::TextPage, |item| {
-        // The number alone first: pages outside the range are skipped without keeping lines.
-        let PageNumber { page } = data_of(item)?;
-        if (from..=to).contains(&page) {
-            let data: PageData = data_of(item)?;
-            out.insert(data.page, data.lines);
-        }
-        Ok(())
-    })?;
-    Ok(out)
 }

@@ -4,7 +4,8 @@
 //! uploaded (`uploaded-ocr`), and at most one `community` layer, the text people proofread. A page
 //! is served from the community layer where it has that page, else from the seed layer: the OCR
 //! layer the community layer names as its `seed`, or, before anything was seeded, the scan's first
-//! OCR layer. The scan's text page, its words compared (`catalog-compare`) and its progress all
+//! OCR layer; a page neither has comes from the first other OCR layer that has it, so seeding
+//! from a layer of a few pages never hides what another layer reads. The scan's text page, its words compared (`catalog-compare`) and its progress all
 //! choose through here, so they never disagree about which words a page has.
 
 use catalog_schemas::{Id, ItemType};
@@ -111,13 +112,19 @@ impl ReadModels {
         Ok(ScanLayers { layers })
     }
 
-    /// Page `page` as a reader is served it: the community layer's, else the seed layer's.
+    /// Page `page` as a reader is served it: the community layer's, else the seed layer's, else
+    /// the first other OCR layer's.
     pub fn served_page<'a>(
         &self,
         layers: &'a ScanLayers,
         page: u32,
     ) -> Result<Option<ServedPage<'a>>> {
-        for layer in [layers.community(), layers.seed()].into_iter().flatten() {
+        let (community, seed) = (layers.community(), layers.seed());
+        let others = layers
+            .layers
+            .iter()
+            .filter(|l| !l.is_community() && seed.is_none_or(|s| s.id != l.id));
+        for layer in [community, seed].into_iter().flatten().chain(others) {
             if let Some(item) = self.layer_page(layer.id, page)? {
                 return Ok(Some(ServedPage { layer, item }));
             }
@@ -198,7 +205,11 @@ mod tests {
         assert_eq!(layers.seed().unwrap().id, ocr_b);
         let served = |n| t.rm.served_page(&layers, n).unwrap().map(|p| p.item.id);
         assert_eq!(served(1), Some(c1));
-        assert_eq!(served(2), None, "B has no page 2, and A is not the seed");
+        assert_eq!(
+            served(2),
+            Some(a2),
+            "neither has page 2: the other OCR layer's"
+        );
         assert_eq!(served(3), None);
     }
 }

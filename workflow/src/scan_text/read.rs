@@ -169,8 +169,8 @@ impl Workflow {
         })
     }
 
-    /// The level of every page: the community page's where there is one, else 0 for a page the
-    /// seed layer has. Reads a few bytes a page from the `scan_text` index, never the pages.
+    /// The level of every page: the community page's where there is one, else 0 for a page an
+    /// OCR layer has. Reads a few bytes a page from the `scan_text` index, never the pages.
     pub fn scan_progress(&self, scan: Id) -> Result<ScanProgress> {
         let text = self.scan_text(scan)?;
         let rm = &self.inner.read_models;
@@ -183,8 +183,9 @@ impl Workflow {
                 .checked_sub(1)
                 .filter(|&i| i < pages as usize)
         };
-        if let Some(seed) = text.layers.seed() {
-            for p in rm.layer_pages(seed.id)? {
+        // Every OCR layer's pages are machine text until the community layer has them.
+        for layer in text.layers.layers.iter().filter(|l| !l.is_community()) {
+            for p in rm.layer_pages(layer.id)? {
                 if let Some(i) = slot(p.page) {
                     texted[i] = true;
                     machine[i] = true;
