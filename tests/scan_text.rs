@@ -651,3 +651,105 @@ async fn refusals_answer_the_error_shape_and_write_nothing() {
         "{sug}"
     );
 }
+
+/// A generated Tesseract-style hOCR of 500 Hebrew pages (the `catalog-ocr` bench's document).
+#[path = "../ocr/benches/sample.rs"]
+#[allow(dead_code)]
+mod sample;
+
+fn vm_kib(pid: i32, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(field))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or_else(|| panic!("no {field} in /proc/{pid}/status"))
+}
+
+/// `benches/ocr-import.sh`: a 500-page hOCR uploaded to a server of its own and merged (the
+/// steward's), against the same body sent and refused once read (an engine with no name: the
+/// request is received and decoded, then nothing else is done), and the server's peak RSS
+/// before and after beside the body's size. Run alone: the figures go to BENCHMARKS.md.
+#[tokio::test]
+#[ignore = "a benchmark: benches/ocr-import.sh runs it"]
+async fn bench_ocr_import() {
+    let shared = Shared::start_demo();
+    let steward = shared.steward();
+    let pid = shared.server.pid().expect("the server's pid");
+    let publication = first_of(&shared.anon(), "publication").await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (scan, _) = create(
+        &steward,
+        "scan",
+        json!({ "publication": publication, "file": "c".repeat(64), "pages": 500 }),
+    )
+    .await;
+    let content = sample::hocr(500);
+    let mb = content.len() as f64 / (1024.0 * 1024.0);
+    let body =
+        |name: &str| json!({ "content": content, "format": "hocr", "engine": { "name": name } });
+    let refused = body(" ");
+    let stored = body("tesseract");
+    let path = format!("/v1/scans/{scan}/ocr");
+
+    // Warm the server (and the allocator's arenas) with one refused upload first.
+    steward.post(&path, &refused).await.expect(400);
+    let rss_before = vm_kib(pid, "VmHWM:");
+    let mut baseline = Vec::new();
+    for _ in 0..3 {
+        let t = std::time::Instant::now();
+        steward.post(&path, &refused).await.expect(400);
+        baseline.push(t.elapsed().as_secs_f64());
+    }
+    let rss_received = vm_kib(pid, "VmHWM:");
+    let t = std::time::Instant::now();
+    let merged = steward.post(&path, &stored).await.expect(201).json();
+    let import = t.elapsed().as_secs_f64();
+    assert_eq!(merged["status"], "merged");
+    let rss_after = vm_kib(pid, "VmHWM:");
+    let last = shared
+        .anon()
+        .get(&format!("/v1/scans/{scan}/text?page=500"))
+        .await
+        .expect(200)
+        .json();
+    assert_eq!(
+        last["lines"].as_array().unwrap().len(),
+        30,
+        "the last page was stored"
+    );
+
+    baseline.sort_by(f64::total_cmp);
+    let base = baseline[1];
+    let mib = |kib: u64| kib as f64 / 1024.0;
+    println!("| Case | Time | Ratio |");
+    println!("|---|---:|---:|");
+    println!(
+        "| receive and decode the {mb:.1} MiB request, then refuse it (baseline, median of 3) | {:.0} ms | 1.00 |",
+        base * 1e3
+    );
+    println!(
+        "| import: read 500 pages, make and merge 501 items, fsync | {:.0} ms | {:.1} |",
+        import * 1e3,
+        import / base
+    );
+    println!();
+    println!("| Server peak RSS (VmHWM) | MiB | Above the warm server |");
+    println!("|---|---:|---:|");
+    println!(
+        "| warm, after one refused upload | {:.0} | — |",
+        mib(rss_before)
+    );
+    println!(
+        "| after three more refused uploads | {:.0} | {:+.0} |",
+        mib(rss_received),
+        mib(rss_received) - mib(rss_before)
+    );
+    println!(
+        "| after the import | {:.0} | {:+.0} (the request is {mb:.1} MiB) |",
+        mib(rss_after),
+        mib(rss_after) - mib(rss_before)
+    );
+}
