@@ -753,3 +753,81 @@ async fn bench_ocr_import() {
         mib(rss_after) - mib(rss_before)
     );
 }
+
+/// Waits until the search index holds every commit of the log.
+async fn search_caught_up(api: &Api) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let stats = api.get("/v1/stats").await.expect(200).json();
+        if stats["search"]["lag"] == json!(0) {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "search did not catch up: {stats}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+/// The one moment `word` is found at: the line on `page` as served; answers its `machine` mark.
+async fn found_once(word: &str, page: &Value) -> Value {
+    search_caught_up(&s().anon()).await;
+    let answer = s()
+        .anon()
+        .get(&format!("/v1/search/moments?q={word}"))
+        .await
+        .expect(200)
+        .json();
+    let results = answer["results"].as_array().unwrap().clone();
+    assert_eq!(
+        results.len(),
+        1,
+        "one line, though several layers hold it: {results:?}"
+    );
+    assert_eq!(results[0]["item"], page["textPage"]);
+    results[0]["machine"].clone()
+}
+
+#[tokio::test]
+async fn moments_find_a_line_once_on_the_page_readers_are_served() {
+    let steward = s().steward();
+    let word = common::unique("w").replace(['-', '_'], "").to_lowercase();
+    let scan = a_scan("reviewed", 1).await;
+    let engine = json!({ "name": "tesseract" });
+    let text = format!("תיבה {word}\n");
+    for _ in 0..2 {
+        ocr(
+            &steward,
+            &scan,
+            json!({ "content": text, "format": "text", "engine": engine }),
+        )
+        .await
+        .expect(201);
+    }
+    let one = page(&scan, 1).await;
+    assert_eq!(
+        found_once(&word, &one).await,
+        true,
+        "OCR lines are a machine's until checked"
+    );
+
+    // Seeded from the other layer: the community page is the one found.
+    let other = one["layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["role"] == "other")
+        .unwrap()["id"]
+        .clone();
+    steward
+        .post(
+            &format!("/v1/scans/{scan}/text/seed"),
+            &json!({ "layer": other }),
+        )
+        .await
+        .expect(201);
+    let one = page(&scan, 1).await;
+    assert_eq!(one["layers"].as_array().unwrap().len(), 3);
+    assert_eq!(found_once(&word, &one).await, true);
+}

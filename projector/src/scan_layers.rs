@@ -132,6 +132,38 @@ impl ReadModels {
         Ok(None)
     }
 
+    /// Whether the text page `page_item` is what readers of its scan are served for its page
+    /// (false for an OCR page the community text replaces, and for a page of a layer that
+    /// belongs to no scan). A few point reads and one seek a layer.
+    pub fn is_served_page(&self, page_item: &StoredItem) -> Result<bool> {
+        #[derive(Deserialize)]
+        struct PageData {
+            layer: String,
+            page: u32,
+        }
+        #[derive(Deserialize)]
+        struct LayerData {
+            scan: String,
+        }
+        let Ok(page) = data_of::<PageData>(page_item) else {
+            return Ok(false);
+        };
+        let Ok(layer) = Id::parse(&page.layer) else {
+            return Ok(false);
+        };
+        let Some(layer_item) = self.items(&[layer])?.into_iter().next() else {
+            return Ok(false);
+        };
+        let Ok(scan) = data_of::<LayerData>(&layer_item).map(|l| Id::parse(&l.scan)) else {
+            return Ok(false);
+        };
+        let Ok(scan) = scan else { return Ok(false) };
+        let layers = self.scan_layers(scan)?;
+        Ok(self
+            .served_page(&layers, page.page)?
+            .is_some_and(|served| served.item.id == page_item.id))
+    }
+
     /// How many pages the scan has as far as its text knows: the highest page any of its layers
     /// holds (one backward seek a layer).
     pub fn text_last_page(&self, layers: &ScanLayers) -> Result<u32> {
@@ -205,6 +237,15 @@ mod tests {
         assert_eq!(layers.seed().unwrap().id, ocr_b);
         let served = |n| t.rm.served_page(&layers, n).unwrap().map(|p| p.item.id);
         assert_eq!(served(1), Some(c1));
+        let is_served = |id| {
+            let item = t.rm.items(&[id]).unwrap().pop().unwrap();
+            t.rm.is_served_page(&item).unwrap()
+        };
+        assert!(is_served(c1) && is_served(a2));
+        assert!(
+            !is_served(b1) && !is_served(a1),
+            "replaced by the community page 1"
+        );
         assert_eq!(
             served(2),
             Some(a2),

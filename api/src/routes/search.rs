@@ -323,7 +323,20 @@ async fn moments(
     let rm = state.read_models.clone();
     let results = crate::blocking(move || {
         let mut results = Vec::new();
-        for hit in index.moments(&q, limit)? {
+        // A scan's page may be held by several layers (OCR, the community text): only the one
+        // readers are served counts, so a few more hits are read than are answered.
+        for hit in index.moments(&q, limit.saturating_mul(2).min(MOMENTS_READ_MAX))? {
+            if results.len() == limit {
+                break;
+            }
+            if hit.ty == ItemType::TextPage
+                && !rm
+                    .items(&[hit.id])?
+                    .first()
+                    .map_or(Ok(false), |page| rm.is_served_page(page))?
+            {
+                continue;
+            }
             let start_ms = match hit.ty {
                 ItemType::Segment => earliest_start(&rm, hit.id)?,
                 _ => None,
@@ -338,6 +351,10 @@ async fn moments(
     .await?;
     Answer::json(&MomentsAnswer { results })
 }
+
+/// Moments read from the index for one answer: twice the `limit`, so lines of scan pages another
+/// layer replaces can be left out and the answer still fill.
+const MOMENTS_READ_MAX: usize = 200;
 
 /// Alignment spans read per segment when finding its earliest start (a segment is placed in a
 /// handful of recordings; past this many, the earliest of the first ones is answered).

@@ -165,6 +165,8 @@ fn page_data(layer: Id, sets: &Option<Value>, page: Page) -> Value {
             if let Some(bbox) = line.bbox {
                 out.insert("box".into(), json!(bbox));
             }
+            // A machine's reading, which search and readers mark as such until a person checks it.
+            out.insert("checked".into(), false.into());
             Value::Object(out)
         })
         .collect();

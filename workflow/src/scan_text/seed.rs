@@ -161,7 +161,7 @@ fn machine_copy(line: &Line) -> Line {
         id: line.id.clone(),
         text: line.text.clone(),
         bbox: line.bbox.clone(),
-        checked: None,
+        checked: Some(false),
         level: None,
     }
 }
