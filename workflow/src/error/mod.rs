@@ -9,6 +9,7 @@
 //! - `input`: lengths and counts out of bounds ([`Limit`]) and values outside a vocabulary
 //!   ([`Vocabulary`]), 400.
 //! - `words`: a words change that cannot be read ([`BadWords`], 400).
+//! - `sync`: a transcript fix or sync request that cannot be done ([`BadSync`], 400).
 //! - `refusal`: every other refusal, each said once ([`Refusal`], 400 or 409).
 
 mod input;
@@ -16,6 +17,7 @@ mod missing;
 mod not_allowed;
 mod refusal;
 mod status;
+mod sync;
 mod words;
 
 use std::fmt;
@@ -30,6 +32,7 @@ pub use missing::Missing;
 pub use not_allowed::{Decision, NotAllowed};
 pub use refusal::Refusal;
 pub use status::Act;
+pub use sync::BadSync;
 pub use words::BadWords;
 
 /// A clash between the suggestion and main on one item (issue 3 narrows `field` to a JSON Pointer).
@@ -91,6 +94,9 @@ pub enum Error {
     /// A words change that cannot be read or applied as asked (400).
     #[error(transparent)]
     BadWords(#[from] BadWords),
+    /// A transcript fix or a sync request that cannot be done as asked (400).
+    #[error(transparent)]
+    BadSync(#[from] BadSync),
     /// Any other refusal of the request (400 or 409: see [`Refusal::class`]).
     #[error(transparent)]
     Refused(#[from] Refusal),
@@ -167,7 +173,8 @@ impl Error {
             | Error::Limit(_)
             | Error::NotOneOf { .. }
             | Error::WrongKind { .. }
-            | Error::BadWords(_) => C::BadRequest,
+            | Error::BadWords(_)
+            | Error::BadSync(_) => C::BadRequest,
             Error::Refused(refusal) => refusal.class(),
             Error::Identity(e) => return identity_class(e),
             Error::NotAllowed(_) => C::Forbidden,
