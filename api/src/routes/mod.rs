@@ -25,6 +25,7 @@ mod lookup;
 pub(crate) mod mcp;
 pub(crate) mod oai;
 mod organize;
+mod recordings;
 mod restore;
 mod search;
 mod suggestions;
@@ -42,6 +43,7 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(dates::router())
         .merge(search::router())
         .merge(compare::router())
+        .merge(recordings::router())
         .merge(browse::router())
         .merge(commits::router())
         .merge(suggestions::router())
