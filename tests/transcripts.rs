@@ -746,3 +746,88 @@ async fn a_three_thousand_span_retime_merges_with_only_the_moved_spans() {
     assert_eq!(got["paragraphs"][1499]["startMs"], 1499 * 3600);
     assert_eq!(got["paragraphs"][N - 1]["endMs"], N as u64 * 3600);
 }
+
+#[tokio::test]
+async fn anchoring_an_unsynced_transcript_makes_its_alignment_and_span() {
+    let steward = s().steward();
+    let event = first_of(&s().anon(), "event").await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (recording, _) = create(
+        &steward,
+        "recording",
+        json!({ "event": event, "url": "https://example.org/c.mp3", "durationMs": 9000 }),
+    )
+    .await;
+    let (text, _) = create(
+        &steward,
+        "text",
+        json!({ "kind": "transcript", "recording": recording, "language": "yi" }),
+    )
+    .await;
+    let segments = merge(
+        &steward,
+        "paragraphs",
+        &[
+            Put::new(
+                "segment",
+                json!({ "text": text, "order": "a0", "kind": "paragraph", "content": "א" }),
+            ),
+            Put::new(
+                "segment",
+                json!({ "text": text, "order": "a1", "kind": "paragraph", "content": "ב" }),
+            ),
+        ],
+    )
+    .await
+    .ids;
+    let got = transcript(&recording).await;
+    assert!(got["alignment"].is_null());
+    assert!(
+        got["paragraphs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["startMs"].is_null())
+    );
+
+    // A word cannot be anchored where no words are timed.
+    anchor(
+        &s().token("editor"),
+        &recording,
+        json!({ "segment": segments[1], "atMs": 4000, "word": 0 }),
+    )
+    .await
+    .expect_error(400, "bad-request");
+    let sug = anchor(
+        &s().token("editor"),
+        &recording,
+        json!({ "segment": segments[1], "atMs": 4000 }),
+    )
+    .await
+    .expect(201)
+    .json();
+    let (count, changes) = all_changes(sug["id"].as_u64().unwrap()).await;
+    assert_eq!(count, 2, "the alignment and the span");
+    let mut types: Vec<&str> = changes
+        .iter()
+        .map(|c| c["type"].as_str().unwrap())
+        .collect();
+    types.sort_unstable();
+    assert_eq!(types, ["alignment", "alignment-span"]);
+    merged(sug).await;
+    let got = transcript(&recording).await;
+    assert_eq!(got["granularity"], "paragraph");
+    let ps = got["paragraphs"].as_array().unwrap();
+    assert!(
+        ps[0]["startMs"].is_null(),
+        "an untimed paragraph stays untimed"
+    );
+    assert_eq!(
+        (ps[1]["startMs"].as_u64(), ps[1]["endMs"].as_u64()),
+        (Some(4000), Some(9000))
+    );
+    assert_eq!(ps[1]["locked"], true);
+    assert_eq!(ps[1]["syncChecked"], true, "a person placed it");
+}
