@@ -31,6 +31,8 @@
 //!   line fixes.
 //! - `words`: words changes (edit, add, remove, start a segment of an item's body).
 //! - `contents_map`: pages of a publication mapped to a unit, a new unit, or words.
+//! - `transcripts`: a recording's transcript and hanacha with their sync; fixing a paragraph,
+//!   anchoring one at a moment (what follows moves in proportion), confirming the sync.
 //! - `live`: trusted line fixes in open sets merged at once, and their post-review.
 //! - `scan_text`: a scan's words page by page: the page served, progress, line fixes,
 //!   proofreading, uploaded OCR layers and seeding the community text.
@@ -90,6 +92,7 @@ mod schema_items;
 mod service;
 mod subject;
 mod suggestions;
+mod transcripts;
 mod words;
 
 // Who asks, and when: the identity and record types workflow's own signatures carry.
@@ -118,7 +121,7 @@ pub use discussion::issues::{
 };
 pub use discussion::threads::{Thread, ThreadKind, ThreadRef, ThreadState};
 pub use error::{
-    Act, BadWords, Conflict, Decision, Error, Limit, Missing, NotAllowed, Refusal, Result,
+    Act, BadSync, BadWords, Conflict, Decision, Error, Limit, Missing, NotAllowed, Refusal, Result,
     ScanTextRefusal, Unit, UserClass, Vocabulary, Wording,
 };
 pub use limits::{MAX_BOT_SUGGESTION_ITEMS, MAX_DATA_DEPTH, MAX_SUGGESTION_ITEMS};
@@ -143,6 +146,10 @@ pub use subject::Subject;
 pub use suggestions::{
     Created, ItemView, Kind, PostReview, PutItem, QuickFix, Status, SuggestedItem, Suggestion,
     SuggestionId, SuggestionView, ThreadNumber,
+};
+pub use transcripts::{
+    MAX_ALIGNMENT_SPANS, MAX_ALIGNMENT_WORDS, MAX_TRANSCRIPT_PARAGRAPHS, Paragraph, Refused,
+    SyncAnchor, Transcript, TranscriptFix,
 };
 pub use words::{WordsChange, WordsOp};
 

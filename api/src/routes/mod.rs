@@ -25,6 +25,7 @@ mod lookup;
 pub(crate) mod mcp;
 pub(crate) mod oai;
 mod organize;
+mod recordings;
 mod restore;
 mod scans;
 mod search;
@@ -44,6 +45,7 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(search::router())
         .merge(compare::router())
         .merge(scans::router())
+        .merge(recordings::router())
         .merge(browse::router())
         .merge(commits::router())
         .merge(suggestions::router())

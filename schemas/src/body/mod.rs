@@ -23,6 +23,7 @@ use serde_json::{Map, Value};
 use crate::{Id, SchemaError};
 
 pub use parse::{parse_content, parse_runs};
+pub use plain::runs_text;
 pub use write::runs_to_value;
 
 /// Children nest at most this deep; real sources need two or three levels.

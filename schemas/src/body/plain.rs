@@ -83,7 +83,8 @@ fn collect(segment: &Segment, out: &mut Vec<String>) {
     }
 }
 
-fn runs_text(runs: &[Run]) -> String {
+/// The words of runs as plain text: a break is a line break, a footnote marker nothing.
+pub fn runs_text(runs: &[Run]) -> String {
     runs.iter()
         .map(|run| match run {
             Run::Text { text, .. } => text.as_str(),

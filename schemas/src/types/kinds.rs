@@ -70,6 +70,10 @@ pub fn key_fields(ty: ItemType) -> &'static [&'static str] {
     }
 }
 
+/// Most words one alignment span may time (`words`): a paragraph of a farbrengen is a few hundred
+/// words; a span past it fails the `schema` check.
+pub const MAX_SPAN_WORDS: usize = 5_000;
+
 /// A built-in kind's own fields (the registry asks only for built-in kinds; any other name has
 /// none).
 pub fn kind(ty: ItemType) -> Kind {
@@ -323,8 +327,27 @@ pub fn kind(ty: ItemType) -> Kind {
                 "segment": id(),
                 "startMs": def("millis"),
                 "endMs": def("millis"),
-                "words": { "type": "array" },
-                "locked": { "type": "boolean" }
+                "words": {
+                    "description": "when each word of the segment is heard, in the segment's word order: \
+                        `{ atMs, locked? }` (an object's other fields are kept as written)",
+                    "type": "array",
+                    "maxItems": MAX_SPAN_WORDS,
+                    "items": {
+                        "properties": {
+                            "atMs": def("millis"),
+                            "locked": { "type": "boolean" }
+                        }
+                    }
+                },
+                "locked": {
+                    "description": "a person set this span's start (a sync anchor): later anchors never move it",
+                    "type": "boolean"
+                },
+                "checked": {
+                    "description": "a person confirmed this span's timing (the transcript's `syncChecked`); \
+                        when absent, taken from `origin.checked` (no `origin`: checked)",
+                    "type": "boolean"
+                }
             }),
             required: &["alignment", "segment", "startMs", "endMs"],
             body: false,

@@ -25,11 +25,15 @@ use crate::body::{Body, parse_content};
 use crate::{DateKey, ItemType, SchemaError};
 
 pub use common::{DATE_KEY_PATTERN, ID_PATTERN};
+pub use kinds::MAX_SPAN_WORDS;
 pub use registry::{DefinitionError, PathRule, TypeDef, TypeRegistry};
 
 /// The version of the built-in schemas; 5 and later carry structured bodies; 6 asks a
-/// recording for `file` or `url` and takes the spec's four text licences.
-pub const VERSION: u32 = 6;
+/// recording for `file` or `url` and takes the spec's four text licences; 7 describes an
+/// alignment span's `words` (`{ atMs, locked? }`, at most [`MAX_SPAN_WORDS`]) and its `checked`,
+/// a scan's `pages`, a text layer's `seed` and `language`, and a text page's `confirmedBy`, with page
+/// numbers of a scan's text at most 100,000.
+pub const VERSION: u32 = 7;
 
 /// One way an item's data breaks its schema. `pointer` is a JSON Pointer into the data (`""` for
 /// the whole of it).

@@ -303,3 +303,30 @@ fn dates_lists_every_date_key_with_its_verdict() {
     assert!(dates(ItemType::Scan, &json!({"date": "5785"})).is_empty());
     assert!(dates(ItemType::Event, &json!({"date": 5785})).is_empty());
 }
+
+#[test]
+fn a_span_times_at_most_max_span_words_words() {
+    let mut data = example(ItemType::AlignmentSpan);
+    data["words"] = json!(vec![json!({"atMs": 10, "locked": false}); MAX_SPAN_WORDS]);
+    assert!(validate(ItemType::AlignmentSpan, &data).is_ok());
+    data["words"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"atMs": 11}));
+    assert_eq!(pointers(ItemType::AlignmentSpan, &data), ["/words"]);
+}
+
+#[test]
+fn a_span_word_says_when_it_is_heard() {
+    let mut data = example(ItemType::AlignmentSpan);
+    data["words"] = json!([{"atMs": 0, "text": "kept"}, {"atMs": 5, "locked": true}]);
+    data["checked"] = json!(true);
+    assert!(validate(ItemType::AlignmentSpan, &data).is_ok());
+    data["words"] = json!([{"atMs": -1}]);
+    assert_eq!(pointers(ItemType::AlignmentSpan, &data), ["/words/0/atMs"]);
+    data["words"] = json!([{"atMs": 3, "locked": "yes"}]);
+    assert_eq!(
+        pointers(ItemType::AlignmentSpan, &data),
+        ["/words/0/locked"]
+    );
+}

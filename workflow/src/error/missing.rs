@@ -15,6 +15,12 @@ use catalog_identity::Handle;
 pub enum Missing {
     #[error("no item {0}")]
     Item(Id),
+    #[error("recording {0} has no transcript")]
+    Transcript(Id),
+    #[error("recording {0} has no hanacha: none is synced to it and its event has none")]
+    Hanacha(Id),
+    #[error("segment: the transcript has no paragraph {0:?}")]
+    Paragraph(String),
     #[error("item {0} was deleted")]
     ItemDeleted(Id),
     #[error("item {id} was merged into {into}")]

@@ -10,6 +10,7 @@
 //!   ([`Vocabulary`]), 400.
 //! - `words`: a words change that cannot be read ([`BadWords`], 400).
 //! - `scan_text`: a scan's text, its lines, proofreading and OCR ([`ScanTextRefusal`]).
+//! - `sync`: a transcript fix or sync request that cannot be done ([`BadSync`], 400).
 //! - `refusal`: every other refusal, each said once ([`Refusal`], 400 or 409).
 
 mod input;
@@ -18,6 +19,7 @@ mod not_allowed;
 mod refusal;
 mod scan_text;
 mod status;
+mod sync;
 mod words;
 
 use std::fmt;
@@ -33,6 +35,7 @@ pub use not_allowed::{Decision, NotAllowed};
 pub use refusal::Refusal;
 pub use scan_text::ScanTextRefusal;
 pub use status::Act;
+pub use sync::BadSync;
 pub use words::BadWords;
 
 /// A clash between the suggestion and main on one item (issue 3 narrows `field` to a JSON Pointer).
@@ -97,6 +100,9 @@ pub enum Error {
     /// A request about a scan's text (see [`ScanTextRefusal::class`]).
     #[error(transparent)]
     ScanText(#[from] ScanTextRefusal),
+    /// A transcript fix or a sync request that cannot be done as asked (400).
+    #[error(transparent)]
+    BadSync(#[from] BadSync),
     /// Any other refusal of the request (400 or 409: see [`Refusal::class`]).
     #[error(transparent)]
     Refused(#[from] Refusal),
@@ -173,7 +179,8 @@ impl Error {
             | Error::Limit(_)
             | Error::NotOneOf { .. }
             | Error::WrongKind { .. }
-            | Error::BadWords(_) => C::BadRequest,
+            | Error::BadWords(_)
+            | Error::BadSync(_) => C::BadRequest,
             Error::Refused(refusal) => refusal.class(),
             Error::ScanText(refusal) => refusal.class(),
             Error::Identity(e) => return identity_class(e),
