@@ -95,6 +95,9 @@ fn live(rm: &ReadModels, id: Id, ty: ItemType, which: Which) -> Result<StoredIte
         message: format!("{id} {why}"),
     };
     match rm.item(id)? {
+        Lookup::Found(item) if item.ty == ty && item.withheld => Err(not_found(
+            "is withheld for its rights: its words are not served, so they are not compared",
+        )),
         Lookup::Found(item) if item.ty == ty => Ok(item),
         Lookup::Found(item) => Err(not_found(&format!(
             "is a {}, not a {}",

@@ -20,8 +20,11 @@
 //! - `projections` — one module per projection (`types` for the kinds of item the `schema` items
 //!   define, `items`, `paths`, `lists`, `links` for backlinks
 //!   and refcounts, `children`, `events`, `counts`, `sitemap`, `outline`, `names` for the
-//!   duplicates check, `scan_text` for text layers' pages by number), each with its read side.
+//!   duplicates check, `scan_text` for text layers' pages by number, `withheld` for items whose
+//!   rights hold their words back), each with its read side.
 //! - `scan_layers` — which of a scan's text layers each page is served from.
+//! - `rights` — the rights rule (`catalog_schemas::rights`) applied to any version read from the
+//!   log, as of now.
 
 mod error;
 mod export;
@@ -31,6 +34,7 @@ mod overlay;
 mod projections;
 mod read;
 mod record;
+mod rights;
 mod scan_layers;
 mod worker;
 
@@ -68,6 +72,7 @@ pub const PROJECTIONS: &[&str] = &[
     "outline",
     "names",
     "scan_text",
+    "withheld",
 ];
 
 /// Every column family the projector owns (`rm_meta` first); pass them to `Store::open`.

@@ -13,7 +13,7 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::keys;
 
-const RECORD_VERSION: u8 = 2;
+const RECORD_VERSION: u8 = 3;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct ItemRecord {
@@ -24,6 +24,10 @@ pub(crate) struct ItemRecord {
     pub seq: u64,
     pub at: String,
     pub state: RecordState,
+    /// A `segment`'s text: its words are held back whenever the text's are (asked at serve time).
+    pub governed_by: Option<[u8; keys::ID_LEN]>,
+    /// The answer leaves the item's words out for its own rights.
+    pub withheld: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -65,6 +69,7 @@ impl ItemRecord {
                 at: self.at,
                 etag,
                 json: Bytes::from(json),
+                withheld: self.withheld,
             }),
             RecordState::Deleted => Lookup::Deleted,
             RecordState::Merged { into } => Lookup::Merged {
@@ -90,6 +95,8 @@ pub struct StoredItem {
     pub etag: String,
     /// `{"id","type","path","rev","data"}` exactly as served.
     pub json: Bytes,
+    /// The answer leaves the item's words out for their rights (it has `withheld`).
+    pub withheld: bool,
 }
 
 /// What `ReadModels::item` found for an id.
@@ -119,18 +126,25 @@ pub struct ItemAnswer<'a> {
     #[cfg_attr(feature = "utoipa", schema(required))]
     path: Option<&'a str>,
     rev: Rev,
-    /// The item's data, following its type's JSON Schema (see /v1/types).
+    /// The item's data, following its type's JSON Schema (see /v1/types); without its words when
+    /// `withheld`.
     #[cfg_attr(feature = "utoipa", schema(value_type = Object))]
     data: &'a Value,
+    /// Set when the item's words are held back for their rights: why. The item is listed; its
+    /// words (a body's segments, a segment's content, a page's lines) are left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    withheld: Option<&'a str>,
 }
 
-/// Builds the answer bytes of a live item and their ETag.
+/// Builds the answer bytes of a live item and their ETag. `data` is as served (see
+/// [`catalog_schemas::rights::serve`]); `withheld` says why its words are left out.
 pub(crate) fn answer(
     id: Id,
     ty: ItemType,
     path: Option<&str>,
     rev: Rev,
     data: &Value,
+    withheld: Option<&str>,
 ) -> (Vec<u8>, String) {
     let json = serde_json::to_vec(&ItemAnswer {
         id,
@@ -138,6 +152,7 @@ pub(crate) fn answer(
         path,
         rev,
         data,
+        withheld,
     })
     .expect("a JSON value always serialises");
     let digest = blake3::hash(&json);
@@ -159,6 +174,7 @@ mod tests {
             Some("/tanya"),
             Rev(7),
             &serde_json::json!({"b": 1, "a": 2}),
+            None,
         );
         assert_eq!(
             std::str::from_utf8(&json).unwrap(),
@@ -172,6 +188,7 @@ mod tests {
             Some("/tanya"),
             Rev(8),
             &serde_json::json!({"b": 1, "a": 2}),
+            None,
         );
         assert_ne!(etag, other);
     }
@@ -185,6 +202,8 @@ mod tests {
             seq: 1,
             at: "x".into(),
             state: RecordState::Deleted,
+            governed_by: None,
+            withheld: false,
         };
         let mut bytes = rec.encode();
         assert_eq!(ItemRecord::decode(&bytes).unwrap(), rec);
@@ -203,7 +222,7 @@ mod tests {
                 1 => RecordState::Deleted,
                 _ => RecordState::Merged { into: [1, 2, 3, 4, 5] },
             };
-            let rec = ItemRecord { ty, path, rev, seq, at, state };
+            let rec = ItemRecord { ty, path, rev, seq, at, state, governed_by: None, withheld: false };
             prop_assert_eq!(ItemRecord::decode(&rec.encode()).unwrap(), rec);
         }
 

@@ -173,6 +173,8 @@ pub struct HttpFeed {
     runtime: tokio::runtime::Runtime,
     base: String,
     page: usize,
+    /// A steward's token: the feed then holds withheld words too (the log whole).
+    token: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -182,7 +184,7 @@ struct About {
 
 #[derive(Deserialize)]
 struct CommitPage {
-    commits: Vec<Commit>,
+    commits: Vec<serde_json::Value>,
 }
 
 impl HttpFeed {
@@ -205,7 +207,14 @@ impl HttpFeed {
             runtime,
             base: base.trim_end_matches('/').to_owned(),
             page: page.clamp(1, Self::MAX_PAGE),
+            token: None,
         })
+    }
+
+    /// Sends `token` (a steward's) with every request.
+    pub fn with_token(mut self, token: Option<String>) -> HttpFeed {
+        self.token = token;
+        self
     }
 
     fn get<T: for<'de> Deserialize<'de>>(&self, path: &str) -> Result<T> {
@@ -214,7 +223,11 @@ impl HttpFeed {
         let (status, bytes) = self
             .runtime
             .block_on(async {
-                let answer = self.client.get(&url).send().await?;
+                let mut request = self.client.get(&url);
+                if let Some(token) = &self.token {
+                    request = request.bearer_auth(token);
+                }
+                let answer = request.send().await?;
                 let status = answer.status();
                 Ok::<_, reqwest::Error>((status, answer.bytes().await?))
             })
@@ -234,6 +247,20 @@ impl Feed for HttpFeed {
 
     fn after(&mut self, since: Seq) -> Result<Vec<Commit>> {
         let path = format!("/v1/commits?since={since}&limit={}", self.page);
-        Ok(self.get::<CommitPage>(&path)?.commits)
+        let mut commits = Vec::new();
+        for commit in self.get::<CommitPage>(&path)?.commits {
+            if let Some(withheld) = commit.get("withheld") {
+                let seq = commit.get("seq").cloned().unwrap_or_default();
+                return Err(Error::Feed(format!(
+                    "the primary withholds the words of {withheld} in commit {seq}: a mirror \
+                     copies the log whole only with a steward's token (--token-file)"
+                )));
+            }
+            commits.push(
+                serde_json::from_value(commit)
+                    .map_err(|err| Error::Feed(format!("GET {path}: {err}")))?,
+            );
+        }
+        Ok(commits)
     }
 }

@@ -24,6 +24,7 @@
 //! - `intern`: `'static` copies of the field names a catalog's own kinds define.
 //! - `refs`: reference fields per type, and the ids an item points at.
 //! - `paths`: readable paths derived from an item's data.
+//! - `rights`: whether an item's words may be served, and the item as served.
 //! - `quote`: [`quote`] and [`clip`], how every error message quotes a client's input (at most
 //!   [`QUOTE_CHARS`] characters).
 //! - `error`: [`SchemaError`].
@@ -40,6 +41,7 @@ pub mod order_key;
 pub mod paths;
 pub mod quote;
 pub mod refs;
+pub mod rights;
 pub mod types;
 
 mod error;

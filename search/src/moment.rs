@@ -143,7 +143,9 @@ fn runs_text(runs: &[Run]) -> String {
     out
 }
 
-/// The moment documents for one change: none when the item is gone or merged.
+/// The moment documents for one change: none when the item is gone or merged, or when its own
+/// rights hold its words back (`catalog_schemas::rights`; a segment of such a text is left out
+/// of answers where they are made, since its text's rights are not in the change).
 pub(crate) fn documents(fields: &Fields, change: &Change) -> Vec<TantivyDocument> {
     if change.merged_into.is_some() {
         return Vec::new();
@@ -151,6 +153,9 @@ pub(crate) fn documents(fields: &Fields, change: &Change) -> Vec<TantivyDocument
     let Some(data) = change.data.as_ref() else {
         return Vec::new();
     };
+    if catalog_schemas::rights::own(change.ty, data).is_some() {
+        return Vec::new();
+    }
     moments(data)
         .into_iter()
         .map(|m| {

@@ -155,6 +155,12 @@ pub struct MirrorArgs {
     /// The one reverse proxy whose forwarded headers name the client (as for `serve`).
     #[arg(long, value_name = "ADDR")]
     pub trusted_proxy: Option<IpAddr>,
+    /// A file holding a steward's API token (read scope is enough) for the primary: its feed then
+    /// holds the words rights withhold from everyone else, so this log stays the primary's byte
+    /// for byte (this server withholds them on its own ways out). Without one, mirroring stops
+    /// at the first commit whose words the primary withholds.
+    #[arg(long, value_name = "PATH")]
+    pub token_file: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub git: GitArgs,
     #[command(flatten)]

@@ -49,8 +49,18 @@ pub fn mirror(data: &Path, a: MirrorArgs) -> anyhow::Result<()> {
     };
     let state = a.oai.apply(state);
 
+    let token = match &a.token_file {
+        Some(path) => Some(
+            std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read the token file {}", path.display()))?
+                .trim()
+                .to_owned(),
+        ),
+        None => None,
+    };
     let mut feed = HttpFeed::new(&from, usize::from(a.page_size))
-        .context("cannot make a client for the primary")?;
+        .context("cannot make a client for the primary")?
+        .with_token(token);
     let pace = Pace {
         poll: Duration::from_millis(a.poll_ms.get()),
         ..Pace::default()

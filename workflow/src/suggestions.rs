@@ -406,9 +406,17 @@ impl Workflow {
         &self,
         principal: &Principal,
         id: SuggestionId,
-        put: PutItem,
+        mut put: PutItem,
     ) -> Result<ItemView> {
         principal.require_write()?;
+        // A body still written as one string is read into structure on the way in, so the log
+        // only ever holds structure from here on.
+        if let Some(Value::Object(data)) = put.data.as_mut()
+            && let Some(Value::String(text)) = data.get("body")
+        {
+            let body = catalog_schemas::body::Body::from_plain(text).to_value();
+            data.insert("body".into(), body);
+        }
         let _lock = self.suggestion_lock(id.0)?;
         let suggestion = self.require_visible(Some(principal), id)?;
         require_author(principal, &suggestion)?;

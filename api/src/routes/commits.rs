@@ -1,5 +1,9 @@
 //! The commit feed `/v1/commits`: every merge after a seq, in order, served as the exact bytes
-//! the log stored (mirrors check their hash chain against them).
+//! the log stored (mirrors check their hash chain against them) — except where rights hold an
+//! item's words back: such a change is served without its words, and its commit lists the item
+//! in `withheld`, keeping the hash of the commit as stored (which the served bytes no longer
+//! recompute). A steward's token (a mirror's `--token-file`) reads the log whole, since a mirror
+//! keeps the primary's log byte for byte and applies the same rule on its own ways out.
 
 use axum::extract::State;
 use axum::http::Uri;
@@ -14,6 +18,7 @@ use crate::cursor::{ListKey, ListKind};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, LimitRange, Query};
 use crate::http::answer::{Answer, CacheClass, splice_list};
+use crate::http::identity::Reader;
 use crate::http::spliced::CommitPage;
 use crate::state::AppState;
 
@@ -61,14 +66,26 @@ fn start(q: &CommitsQuery) -> Result<Seq, ApiError> {
     responses((status = 200, body = CommitPage, description = "`{ commits: [Commit], next }`"), (status = 400, body = ErrorBody)))]
 async fn commits(
     State(state): State<AppState>,
+    Reader(who): Reader,
     uri: Uri,
     Query(q): Query<CommitsQuery>,
 ) -> Result<Answer, ApiError> {
     let since = start(&q)?;
     let limit = COMMITS_LIMIT.parse(q.limit.as_deref())?;
-    let log = state.log.clone();
-    let (page, cut) =
-        crate::blocking(move || log.commits_json_within(since, limit, PAGE_BYTES)).await?;
+    let whole = who.is_some_and(|p| p.steward);
+    let (log, rm) = (state.log.clone(), state.read_models.clone());
+    let (page, cut) = crate::blocking(move || {
+        let (mut page, cut) = log.commits_json_within(since, limit, PAGE_BYTES)?;
+        if !whole && rm.anything_withheld()? {
+            for (_, bytes) in &mut page {
+                if let Some(served) = rm.served_commit(bytes)? {
+                    *bytes = served;
+                }
+            }
+        }
+        Ok::<_, ApiError>((page, cut))
+    })
+    .await?;
     let head = state.log.head();
     let last = page.last().map_or(since, |(seq, _)| *seq);
     // A full (or cut) page short of the head has more after it; otherwise this is the newest page.

@@ -69,7 +69,7 @@ struct Edition {
     commit_hash: String,
     created_at: String,
     dumps: Dumps,
-    /// Words left out of the dumps (none: see `note`).
+    /// The items whose words the dumps leave out for their rights (see `note`).
     withheld: Vec<String>,
     note: &'static str,
 }
@@ -133,7 +133,7 @@ fn edition(listed: Listed) -> Edition {
         commit_seq: m.commit_seq,
         commit_hash: m.commit_hash,
         created_at: m.created_at,
-        withheld: Vec::new(),
+        withheld: m.withheld,
         note: WITHHELD_NOTE,
     }
 }

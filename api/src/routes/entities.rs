@@ -183,12 +183,26 @@ struct ItemAt<'a> {
     path: Option<&'a str>,
     rev: u64,
     data: &'a Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    withheld: Option<String>,
 }
 
 async fn item_as_of(state: &AppState, id: Id, seq: Seq) -> Result<Answer, ApiError> {
-    let log = state.log.clone();
-    let version = crate::blocking(move || log.item_at(id, seq)).await?;
-    let Some(version) = version else {
+    let (log, rm) = (state.log.clone(), state.read_models.clone());
+    let version = crate::blocking(move || {
+        let mut version = log.item_at(id, seq)?;
+        // Rights as they are now decide what of an earlier version is served.
+        let withheld = match version
+            .as_mut()
+            .and_then(|v| v.data.as_mut().map(|d| (v.ty, d)))
+        {
+            Some((ty, data)) => rm.serve_data(ty, data)?,
+            None => None,
+        };
+        Ok::<_, ApiError>(version.map(|v| (v, withheld)))
+    })
+    .await?;
+    let Some((version, withheld)) = version else {
         return Err(ApiError::NotFound(format!(
             "no item {id} at commit {}",
             seq.0
@@ -209,6 +223,7 @@ async fn item_as_of(state: &AppState, id: Id, seq: Seq) -> Result<Answer, ApiErr
         path: version.path.as_deref(),
         rev: version.rev.0,
         data,
+        withheld,
     })
 }
 

@@ -101,9 +101,19 @@ async fn history(
         .map(|c| key.decode_number(c))
         .transpose()?
         .map(Seq);
-    let log = state.log.clone();
+    let (log, rm) = (state.log.clone(), state.read_models.clone());
     // One more than the page: the version before the page's oldest, to show what it changed.
-    let versions = crate::blocking(move || log.versions_before(id, before, limit + 1)).await?;
+    let versions = crate::blocking(move || {
+        let mut versions = log.versions_before(id, before, limit + 1)?;
+        // Withheld words are left out of every version, so no change of them shows either.
+        for v in &mut versions {
+            if let Some(data) = v.data.as_mut() {
+                rm.serve_data(v.ty, data)?;
+            }
+        }
+        Ok::<_, ApiError>(versions)
+    })
+    .await?;
     if versions.is_empty() && before.is_none() {
         return Err(ApiError::NotFound(format!("no item {id}")));
     }
@@ -300,11 +310,34 @@ async fn revision(
     Path(raw): Path<String>,
 ) -> Result<Answer, ApiError> {
     let rev = Rev(extract::number("rev", &raw, 1)?);
-    let log = state.log.clone();
-    match crate::blocking(move || log.revision(rev)).await? {
+    let (log, rm) = (state.log.clone(), state.read_models.clone());
+    let found = crate::blocking(move || {
+        let Some(mut r) = log.revision(rev)? else {
+            return Ok::<_, ApiError>(None);
+        };
+        let withheld = match r.data.as_mut() {
+            Some(data) => rm.serve_data(r.ty, data)?,
+            None => None,
+        };
+        Ok(Some(ServedRevision {
+            revision: r,
+            withheld,
+        }))
+    })
+    .await?;
+    match found {
         Some(r) => Answer::json(&r),
         None => Err(ApiError::NotFound(format!("no revision {}", rev.0))),
     }
+}
+
+/// A stored version as served: its words left out, and why, when their rights withhold them.
+#[derive(Serialize)]
+struct ServedRevision {
+    #[serde(flatten)]
+    revision: Revision,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    withheld: Option<String>,
 }
 
 #[cfg(test)]

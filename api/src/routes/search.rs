@@ -329,12 +329,12 @@ async fn moments(
             if results.len() == limit {
                 break;
             }
-            if hit.ty == ItemType::TextPage
-                && !rm
-                    .items(&[hit.id])?
-                    .first()
-                    .map_or(Ok(false), |page| rm.is_served_page(page))?
-            {
+            // Words are answered only as the item is served: not when rights hold them back (a
+            // segment of a withheld text), and for a scan's page only from the layer served.
+            let Some(item) = rm.items(&[hit.id])?.pop() else {
+                continue;
+            };
+            if item.withheld || (hit.ty == ItemType::TextPage && !rm.is_served_page(&item)?) {
                 continue;
             }
             let start_ms = match hit.ty {
@@ -353,7 +353,8 @@ async fn moments(
 }
 
 /// Moments read from the index for one answer: twice the `limit`, so lines of scan pages another
-/// layer replaces can be left out and the answer still fill.
+/// layer replaces, and words held back for their rights, can be left out and the answer still
+/// fill.
 const MOMENTS_READ_MAX: usize = 200;
 
 /// Alignment spans read per segment when finding its earliest start (a segment is placed in a

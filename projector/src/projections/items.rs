@@ -1,8 +1,11 @@
 //! `items`: one record per id with the ready answer bytes (or the fact that it was deleted or
 //! merged away).
 
+use std::borrow::Cow;
+
 use catalog_log_core::Seq;
-use catalog_schemas::Id;
+use catalog_schemas::{Id, rights};
+use serde_json::Value;
 
 use crate::error::Result;
 use crate::fold::{self, FoldCtx};
@@ -21,9 +24,11 @@ impl Projection for Items {
         "items"
     }
 
-    /// 2: the record names its type by key bytes, so kinds the catalog defines fit.
+    /// 2: the record names its type by key bytes, so kinds the catalog defines fit. 3: answers
+    /// are served data (string bodies in structure, withheld words left out) and a segment's
+    /// record names its text.
     fn version(&self) -> u32 {
-        2
+        3
     }
 
     fn column_families(&self) -> &'static [&'static str] {
@@ -34,13 +39,26 @@ impl Projection for Items {
         let commit = ctx.commit;
         for view in ctx.changes() {
             let change = view.change;
+            let mut withheld_own = false;
             let state = match (change.merged_into, view.new_data()) {
                 (Some(into), _) => RecordState::Merged {
                     into: keys::id_bytes(into),
                 },
                 (None, Some(data)) => {
-                    let (json, etag) =
-                        record::answer(change.id, change.ty, view.new_path(), change.rev, data);
+                    let withheld = rights::own(change.ty, data).map(|w| w.reason());
+                    withheld_own = withheld.is_some();
+                    let mut served = Cow::Borrowed(data);
+                    if withheld.is_some() || data.get("body").is_some_and(Value::is_string) {
+                        rights::serve(served.to_mut(), withheld.is_some());
+                    }
+                    let (json, etag) = record::answer(
+                        change.id,
+                        change.ty,
+                        view.new_path(),
+                        change.rev,
+                        &served,
+                        withheld.as_deref(),
+                    );
                     RecordState::Live { etag, json }
                 }
                 (None, None) => RecordState::Deleted,
@@ -52,6 +70,11 @@ impl Projection for Items {
                 seq: commit.seq.0,
                 at: commit.at.clone(),
                 state,
+                governed_by: view
+                    .new_data()
+                    .and_then(|d| rights::governing_text(change.ty, d))
+                    .map(keys::id_bytes),
+                withheld: withheld_own,
             };
             ctx.put(CF, &keys::id_bytes(change.id), &rec.encode())?;
         }
@@ -60,26 +83,52 @@ impl Projection for Items {
 }
 
 impl ReadModels {
-    /// One item by id: a single point lookup.
+    /// One item by id, as served: a single point lookup (and for a `segment`, one more, for
+    /// its text's rights).
     pub fn item(&self, id: Id) -> Result<Lookup> {
         let db = self.db();
-        match db.get_pinned_cf(fold::cf(db, CF)?, keys::id_bytes(id))? {
-            Some(bytes) => ItemRecord::decode(&bytes)?.into_lookup(id),
-            None => Ok(Lookup::Missing),
+        let record = match db.get_pinned_cf(fold::cf(db, CF)?, keys::id_bytes(id))? {
+            Some(bytes) => ItemRecord::decode(&bytes)?,
+            None => return Ok(Lookup::Missing),
+        };
+        let governed_by = record.governed_by;
+        let lookup = record.into_lookup(id)?;
+        match (lookup, governed_by) {
+            (Lookup::Found(item), Some(text)) => {
+                let reason = self.withheld_reason(keys::id_from(&text)?)?;
+                Ok(Lookup::Found(withhold_governed(item, reason)?))
+            }
+            (lookup, _) => Ok(lookup),
         }
     }
 
-    /// Live items among `ids`, in the order asked; missing, deleted and merged ones are left out.
+    /// Live items among `ids` as served, in the order asked; missing, deleted and merged ones are
+    /// left out.
     pub fn items(&self, ids: &[Id]) -> Result<Vec<StoredItem>> {
         let db = self.db();
         let handle = fold::cf(db, CF)?;
         let keys: Vec<_> = ids.iter().map(|&id| (handle, keys::id_bytes(id))).collect();
         let mut out = Vec::with_capacity(ids.len());
+        let mut governed = Vec::new();
         for (id, got) in ids.iter().zip(db.multi_get_cf(keys)) {
-            if let Some(bytes) = got?
-                && let Lookup::Found(item) = ItemRecord::decode(&bytes)?.into_lookup(*id)?
-            {
-                out.push(item);
+            if let Some(bytes) = got? {
+                let record = ItemRecord::decode(&bytes)?;
+                let governed_by = record.governed_by;
+                if let Lookup::Found(item) = record.into_lookup(*id)? {
+                    if let Some(text) = governed_by {
+                        governed.push((out.len(), keys::id_from(&text)?));
+                    }
+                    out.push(item);
+                }
+            }
+        }
+        if !governed.is_empty() {
+            let texts: Vec<Id> = governed.iter().map(|(_, text)| *text).collect();
+            for ((at, _), reason) in governed.iter().zip(self.withheld_reasons(&texts)?) {
+                if reason.is_some() {
+                    let item = out[*at].clone();
+                    out[*at] = withhold_governed(item, reason)?;
+                }
             }
         }
         Ok(out)
@@ -107,6 +156,36 @@ impl ReadModels {
         }
         Ok(out)
     }
+}
+
+/// A segment as served when its text's words are held back (`reason`): its answer made again
+/// without its words. Rare, so the bytes are rebuilt rather than kept twice.
+pub(crate) fn withhold_governed(item: StoredItem, reason: Option<String>) -> Result<StoredItem> {
+    if reason.is_none() {
+        return Ok(item);
+    }
+    let mut answer: Value = serde_json::from_slice(&item.json)
+        .map_err(|e| crate::Error::Corrupt(format!("item {}: {e}", item.id)))?;
+    let mut data = answer
+        .get_mut("data")
+        .map(Value::take)
+        .unwrap_or(Value::Null);
+    rights::serve(&mut data, true);
+    let why = rights::Withheld::OfText.reason();
+    let (json, etag) = record::answer(
+        item.id,
+        item.ty,
+        item.path.as_deref(),
+        item.rev,
+        &data,
+        Some(&why),
+    );
+    Ok(StoredItem {
+        etag,
+        json: json.into(),
+        withheld: true,
+        ..item
+    })
 }
 
 #[cfg(test)]

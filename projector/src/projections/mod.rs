@@ -16,6 +16,7 @@ pub(crate) mod paths;
 pub(crate) mod scan_text;
 pub(crate) mod sitemap;
 pub(crate) mod types;
+pub(crate) mod withheld;
 
 /// A read model that folds commits. Implementations must be deterministic functions of the commit
 /// and the priors, so live folding and `rebuild` give the same bytes.
@@ -47,6 +48,7 @@ static ALL: &[&dyn Projection] = &[
     &outline::Outline,
     &names::Names,
     &scan_text::ScanText,
+    &withheld::Withheld,
 ];
 
 pub(crate) fn all() -> &'static [&'static dyn Projection] {

@@ -284,7 +284,9 @@ pub fn kind(ty: ItemType) -> Kind {
                 "language": def("language"),
                 // The spec's four; none given means the writer's own, under CC-BY-SA.
                 "licence": one_of(&["public-domain", "cc0", "cc-by", "cc-by-nc"]),
-                "credit": { "type": "string" }
+                "credit": { "type": "string" },
+                // A hanacha's, as its uploader gave them; `unsure` words are kept, not served.
+                "rights": one_of(&["mine", "public-domain", "free", "unsure"])
             }),
             required: &["kind", "language"],
             body: true,

@@ -62,8 +62,8 @@ pub fn make_edition(
     let work = root.join(format!("{}{tag}", super::UNFINISHED));
     std::fs::create_dir(&work).map_err(|e| Error::io(&work, e))?;
 
-    let (at, items) = match write_dumps(read_models, log, &work, &tag, progress) {
-        Ok((Seq(0), _)) => Err(Error::Empty),
+    let (at, items, withheld) = match write_dumps(read_models, log, &work, &tag, progress) {
+        Ok((Seq(0), ..)) => Err(Error::Empty),
         other => other,
     }
     .inspect_err(|_| {
@@ -90,6 +90,7 @@ pub fn make_edition(
             .map_err(|e| Error::Inconsistent(format!("formatting the time: {e}")))?,
         files,
         key_id: key.key_id(),
+        withheld,
     };
     let bytes = manifest.to_bytes();
     write_file(&work, MANIFEST, &bytes)?;
@@ -119,21 +120,26 @@ pub fn make_edition(
     })
 }
 
-/// Writes `catalog.sqlite` and `catalog.jsonl` in one pass over the items; answers the commit
-/// they show and how many items there are.
+/// Writes `catalog.sqlite` and `catalog.jsonl` in one pass over the items, each as served (words
+/// rights hold back left out, in the commits too); answers the commit they show, how many items
+/// there are, and the ids of those whose words were left out.
 fn write_dumps(
     read_models: &ReadModels,
     log: &Log,
     work: &Path,
     tag: &Tag,
     progress: &mut dyn FnMut(u64),
-) -> Result<(Seq, u64), Error> {
+) -> Result<(Seq, u64, Vec<String>), Error> {
     let mut sqlite = super::sqlite::SqliteDump::create(&work.join(SQLITE))?;
     let jsonl_path = work.join(JSONL);
     let mut jsonl =
         BufWriter::new(File::create(&jsonl_path).map_err(|e| Error::io(&jsonl_path, e))?);
     let mut items = 0u64;
+    let mut withheld = Vec::new();
     let at = read_models.each_live_item(|item| -> Result<(), Error> {
+        if item.withheld {
+            withheld.push(item.id.to_string());
+        }
         sqlite.item(&item)?;
         jsonl
             .write_all(&item.json)
@@ -148,12 +154,20 @@ fn write_dumps(
         .map_err(|e| Error::io(&jsonl_path, e.into_error()))?;
     file.sync_all().map_err(|e| Error::io(&jsonl_path, e))?;
 
+    let strip = read_models.anything_withheld()?;
     let mut since = Seq(0);
     while since < at {
         let page = log.commits_json_after(since, COMMIT_PAGE)?;
         let Some(&(last, _)) = page.last() else { break };
         for (seq, json) in page.iter().filter(|(seq, _)| *seq <= at) {
-            sqlite.commit(json)?;
+            match strip
+                .then(|| read_models.served_commit(json))
+                .transpose()?
+                .flatten()
+            {
+                Some(served) => sqlite.commit(&served)?,
+                None => sqlite.commit(json)?,
+            }
             since = *seq;
         }
         if last >= at {
@@ -163,11 +177,15 @@ fn write_dumps(
     sqlite.note("tag", &tag.to_string())?;
     sqlite.note("commit_seq", &at.0.to_string())?;
     sqlite.note("withheld", WITHHELD_NOTE)?;
+    sqlite.note(
+        "withheld_items",
+        &serde_json::to_string(&withheld).expect("strings serialise"),
+    )?;
     sqlite.finish()?;
     File::open(work.join(SQLITE))
         .and_then(|f| f.sync_all())
         .map_err(|e| Error::io(&work.join(SQLITE), e))?;
-    Ok((at, items))
+    Ok((at, items, withheld))
 }
 
 fn file_entry(dir: &Path, name: &str) -> Result<FileEntry, Error> {

@@ -14,6 +14,10 @@ pub struct Manifest {
     pub files: Vec<FileEntry>,
     #[serde(rename = "keyId")]
     pub key_id: String,
+    /// The items whose words the dumps leave out for their rights (listed only when there are
+    /// any, so editions made before the rule read and pin the same bytes).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub withheld: Vec<String>,
 }
 
 /// One dump the manifest vouches for.
@@ -59,6 +63,7 @@ mod tests {
                 sha256: "cd".repeat(32),
             }],
             key_id: "0123456789abcdef".into(),
+            withheld: Vec::new(),
         };
         let expected = format!(
             "{{\n  \"tag\": \"2026.47\",\n  \"commit_seq\": 12,\n  \"commit_hash\": \"{}\",\n  \

@@ -26,6 +26,8 @@ pub const SUMS: &str = "SHA256SUMS";
 /// The prefix of an edition being made; never a tag, so never listed or served.
 const UNFINISHED: &str = ".unfinished-";
 
-/// What every edition says about withheld words, until the rights model exists.
-pub const WITHHELD_NOTE: &str = "nothing is withheld: the rights model (which words may not be \
-     published) does not exist yet, so every live item is included whole";
+/// What every edition says about withheld words.
+pub const WITHHELD_NOTE: &str = "words whose rights forbid copies (a hanacha of unsure rights, a \
+     text imported from a source that allows no copies, and the paragraphs of such texts) are left \
+     out of the items and of the commits; the items are included, each with `withheld` saying why, \
+     and listed in the manifest's `withheld` (and the note `withheld_items`)";

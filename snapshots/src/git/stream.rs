@@ -99,7 +99,15 @@ fn write_change(out: &mut impl Write, change: &Change) -> io::Result<()> {
     let path = item_path(change.ty, change.id);
     match &change.data {
         Some(data) => {
-            let file = item_file(data);
+            // Words the item's own rights hold back never enter the history (a pure rule of the
+            // change, so a primary and its mirror still write the same objects).
+            let file = if catalog_schemas::rights::own(change.ty, data).is_some() {
+                let mut served = data.clone();
+                catalog_schemas::rights::serve(&mut served, true);
+                item_file(&served)
+            } else {
+                item_file(data)
+            };
             writeln!(out, "M 100644 inline {path}")?;
             writeln!(out, "data {}", file.len())?;
             out.write_all(&file)?;

@@ -40,6 +40,10 @@ pub struct Transcript {
     #[cfg_attr(feature = "utoipa", schema(required))]
     pub granularity: Option<String>,
     pub paragraphs: Vec<Paragraph>,
+    /// Set when the text's rights hold its words back: why. Its paragraphs are listed with where
+    /// they are heard, their words left out (`content` empty).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub withheld: Option<String>,
 }
 
 /// One paragraph: a segment item (or, for a text whose words are only in its body, a body
@@ -233,7 +237,9 @@ impl Workflow {
                 .map(|s| paragraph(s, spans.get(&s.stored.id)))
                 .collect()
         };
+        let withheld = self.inner.read_models.withheld_reason(text.id)?;
         Ok(Transcript {
+            withheld,
             recording,
             text: text.id,
             language: text

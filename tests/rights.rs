@@ -1,0 +1,324 @@
+//! Rights that withhold words, end to end: a hanacha of unsure rights (a text with words in its
+//! body and paragraphs as segment items) and a text imported from a source that allows no copies
+//! are listed with `withheld`, and their words are absent from every way out — the item, the
+//! item as of a commit, its history and revisions, lists, the commit feed (but not a steward's,
+//! which a mirror copies), moments search, comparisons, the hanacha of a recording and an
+//! edition — until a steward's suggestion changes the rights, when they all show them. And a body
+//! written as one string is structure on the way in and out.
+
+mod common;
+
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use common::Shared;
+use common::flow::{Put, change, create, first_of, merge};
+use common::http::{Api, enc};
+use serde_json::{Value, json};
+
+fn s() -> &'static Shared {
+    static S: OnceLock<Shared> = OnceLock::new();
+    S.get_or_init(Shared::start_demo)
+}
+
+/// A word no other test writes, in letters the search analyzer keeps whole.
+fn tag(prefix: &str) -> String {
+    common::unique(prefix)
+        .replace(['-', '_'], "")
+        .to_lowercase()
+}
+
+async fn search_caught_up(api: &Api) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let stats = api.get_json("/v1/stats").await;
+        if stats["search"]["lag"] == json!(0) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "search did not catch up: {stats}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn moments(word: &str) -> Vec<Value> {
+    search_caught_up(&s().anon()).await;
+    s().anon()
+        .get_json(&format!("/v1/search/moments?q={}", enc(word)))
+        .await["results"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+/// The text of every answer a reader can get about the hanacha, in one string.
+async fn everything_a_reader_sees(text: &str, segments: &[String], recording: &str) -> String {
+    let anon = s().anon();
+    let mut seen = String::new();
+    let mut read = |body: String| seen.push_str(&body);
+    read(
+        anon.get(&format!("/v1/entities/{text}"))
+            .await
+            .expect(200)
+            .text(),
+    );
+    let head = anon.get_json("/v1").await["head"].as_u64().unwrap();
+    read(
+        anon.get(&format!("/v1/entities/{text}?at={head}"))
+            .await
+            .expect(200)
+            .text(),
+    );
+    for segment in segments {
+        let item = anon
+            .get(&format!("/v1/entities/{segment}"))
+            .await
+            .expect(200);
+        let rev = item.json()["rev"].as_u64().unwrap();
+        read(item.text());
+        read(
+            anon.get(&format!("/v1/entities/{segment}/history"))
+                .await
+                .expect(200)
+                .text(),
+        );
+        read(
+            anon.get(&format!("/v1/revisions/{rev}"))
+                .await
+                .expect(200)
+                .text(),
+        );
+    }
+    read(
+        anon.get(&format!(
+            "/v1/entities/{text}/children?field=text&type=segment"
+        ))
+        .await
+        .expect(200)
+        .text(),
+    );
+    read(
+        anon.get(&format!(
+            "/v1/entities/batch?ids={text},{}",
+            segments.join(",")
+        ))
+        .await
+        .expect(200)
+        .text(),
+    );
+    read(
+        anon.get("/v1/commits?since=0&limit=100")
+            .await
+            .expect(200)
+            .text(),
+    );
+    read(
+        anon.get(&format!("/v1/recordings/{recording}/hanacha"))
+            .await
+            .expect(200)
+            .text(),
+    );
+    seen
+}
+
+#[tokio::test]
+async fn unsure_words_are_absent_from_every_way_out_until_a_steward_decides() {
+    let (anon, steward) = (s().anon(), s().steward());
+    let (body_word, paragraph_word) = (tag("body"), tag("para"));
+    let event = first_of(&anon, "event").await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let hanacha = |rights: &str| {
+        json!({ "kind": "hanacha", "language": "he", "rights": rights, "event": event,
+            "body": { "profile": "plain", "versions": [{ "id": "he", "language": "he",
+                "segments": [{ "id": "p1", "kind": "paragraph", "text": [{ "text": format!("פתיחה {body_word}") }] }] }] } })
+    };
+    let (text, _) = create(&steward, "text", hanacha("unsure")).await;
+    let paragraphs: Vec<Put> = (0..2)
+        .map(|i| {
+            Put::new(
+                "segment",
+                json!({ "text": text, "order": format!("a{i}"), "kind": "paragraph",
+                    "content": format!("מילים {paragraph_word} {i}") }),
+            )
+        })
+        .collect();
+    let segments = merge(&steward, "the hanacha's paragraphs", &paragraphs)
+        .await
+        .ids;
+    let (recording, _) = create(
+        &steward,
+        "recording",
+        json!({ "event": event, "url": "https://example.org/hanacha.mp3" }),
+    )
+    .await;
+
+    // Listed, with why, and the facts kept: only the words are left out.
+    let item = anon.get_json(&format!("/v1/entities/{text}")).await;
+    assert!(
+        item["withheld"].as_str().unwrap().contains("unsure"),
+        "{item}"
+    );
+    assert_eq!(item["data"]["rights"], "unsure");
+    assert_eq!(item["data"]["event"], json!(event));
+    assert_eq!(item["data"]["body"]["versions"][0]["segments"], json!([]));
+    let paragraph = anon
+        .get_json(&format!("/v1/entities/{}", segments[0]))
+        .await;
+    assert!(paragraph["withheld"].is_string(), "{paragraph}");
+    assert!(paragraph["data"].get("content").is_none());
+    assert_eq!(paragraph["data"]["text"], json!(text));
+
+    let seen = everything_a_reader_sees(&text, &segments, &recording).await;
+    for word in [&body_word, &paragraph_word] {
+        assert!(!seen.contains(word.as_str()), "{word} leaked");
+    }
+    let feed = anon.get_json("/v1/commits?since=0&limit=100").await;
+    let listed: Vec<&Value> = feed["commits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c.get("withheld"))
+        .flat_map(|w| w.as_array().unwrap())
+        .collect();
+    assert!(listed.contains(&&json!(text)) && listed.contains(&&json!(segments[0])));
+    // A steward's token reads the log whole (what a mirror copies).
+    let whole = steward
+        .get("/v1/commits?since=0&limit=100")
+        .await
+        .expect(200)
+        .text();
+    assert!(whole.contains(&paragraph_word) && !whole.contains("\"withheld\""));
+    assert!(moments(&body_word).await.is_empty());
+    assert!(moments(&paragraph_word).await.is_empty());
+    let compared = anon
+        .get(&format!("/v1/compare?a=text:{text}&b=text:{text}"))
+        .await;
+    assert!(compared.expect_error(404, "not-found").contains("withheld"));
+    let heard = anon
+        .get_json(&format!("/v1/recordings/{recording}/hanacha"))
+        .await;
+    if heard["text"] == json!(text) {
+        assert!(heard["withheld"].is_string(), "{heard}");
+    }
+
+    // A steward decides: the rights are free, by a suggestion like any other.
+    change(&steward, &text, hanacha("free")).await;
+    let item = anon.get_json(&format!("/v1/entities/{text}")).await;
+    assert!(item.get("withheld").is_none(), "{item}");
+    let seen = everything_a_reader_sees(&text, &segments, &recording).await;
+    assert!(seen.contains(&body_word) && seen.contains(&paragraph_word));
+    assert!(
+        !anon
+            .get("/v1/commits?since=0&limit=100")
+            .await
+            .expect(200)
+            .text()
+            .contains(&format!("\"withheld\":[\"{text}\""))
+    );
+    assert_eq!(moments(&body_word).await.len(), 1);
+    assert_eq!(moments(&paragraph_word).await.len(), 2);
+    anon.get(&format!("/v1/compare?a=text:{text}&b=text:{text}"))
+        .await
+        .expect(200);
+}
+
+#[tokio::test]
+async fn a_source_allowing_no_copies_keeps_its_words_back() {
+    let (anon, steward) = (s().anon(), s().steward());
+    let word = tag("src");
+    let sourced = |rights: &str| {
+        json!({ "kind": "original", "language": "he",
+            "body": { "profile": "plain", "versions": [{ "id": "he", "language": "he", "title": format!("כותרת {word}"),
+                "segments": [{ "id": "p1", "kind": "paragraph", "text": [{ "text": format!("מקור {word}") }] }] }],
+                "bodySource": { "source": "https://example.org/article", "copy": "ab".repeat(32), "rights": rights } } })
+    };
+    let (text, _) = create(&steward, "text", sourced("link")).await;
+    let item = anon.get_json(&format!("/v1/entities/{text}")).await;
+    assert!(
+        item["withheld"].as_str().unwrap().contains("link"),
+        "{item}"
+    );
+    let shown = item.to_string();
+    assert!(!shown.contains(&word), "{shown}");
+    assert!(item["data"]["body"]["bodySource"].get("copy").is_none());
+    assert_eq!(
+        item["data"]["body"]["bodySource"]["source"],
+        "https://example.org/article"
+    );
+    assert!(moments(&word).await.is_empty());
+
+    change(&steward, &text, sourced("credit")).await;
+    let item = anon.get_json(&format!("/v1/entities/{text}")).await;
+    assert!(item.get("withheld").is_none());
+    assert!(item.to_string().contains(&word));
+}
+
+#[tokio::test]
+async fn an_edition_leaves_withheld_words_out_and_lists_them() {
+    let steward = s().steward();
+    let word = tag("ed");
+    let (text, _) = create(
+        &steward,
+        "text",
+        json!({ "kind": "hanacha", "language": "he", "rights": "unsure",
+            "body": { "profile": "plain", "versions": [{ "id": "he", "language": "he",
+                "segments": [{ "id": "p1", "kind": "paragraph", "text": [{ "text": format!("א {word}") }] }] }] } }),
+    )
+    .await;
+    let (segment, _) = create(
+        &steward,
+        "segment",
+        json!({ "text": text, "order": "a0", "kind": "paragraph", "content": format!("ב {word}") }),
+    )
+    .await;
+    let tag = s().dir.cli_ok(&["edition"], None).trim().to_owned();
+    let anon = s().anon();
+    let list = anon.get_json("/v1/editions").await;
+    let edition = list["editions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["tag"] == json!(tag))
+        .unwrap()
+        .clone();
+    let withheld = edition["withheld"].as_array().unwrap();
+    assert!(
+        withheld.contains(&json!(text)) && withheld.contains(&json!(segment)),
+        "{edition}"
+    );
+    for name in ["catalog.jsonl", "catalog.sqlite"] {
+        let bytes = anon
+            .get(&format!("/dumps/{tag}/{name}"))
+            .await
+            .expect(200)
+            .body;
+        let found = bytes.windows(word.len()).any(|w| w == word.as_bytes());
+        assert!(!found, "{name} holds the withheld words");
+    }
+}
+
+#[tokio::test]
+async fn a_body_written_as_one_string_is_structure_in_and_out() {
+    let steward = s().steward();
+    let (text, commit) = create(
+        &steward,
+        "text",
+        json!({ "kind": "original", "language": "he", "body": "פסקה ראשונה\n\nפסקה שניה" }),
+    )
+    .await;
+    let item = s().anon().get_json(&format!("/v1/entities/{text}")).await;
+    let segments = item["data"]["body"]["versions"][0]["segments"]
+        .as_array()
+        .unwrap();
+    assert_eq!(segments.len(), 2, "{item}");
+    assert_eq!(segments[1]["text"][0]["text"], "פסקה שניה");
+    let stored = common::flow::commit_at(&s().anon(), commit).await;
+    assert!(
+        stored["changes"][0]["data"]["body"].is_object(),
+        "the log holds structure: {stored}"
+    );
+}
