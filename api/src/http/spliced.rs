@@ -54,7 +54,19 @@ pub(crate) struct EventList {
 /// A page of the commit feed; pass `next` back as `cursor` (`null` on the newest page).
 #[derive(Serialize, ToSchema)]
 pub(crate) struct CommitPage {
-    commits: Vec<Commit>,
+    commits: Vec<FeedCommit>,
     #[schema(required)]
     next: Option<String>,
+}
+
+/// A commit as the feed serves it: as stored, except that changes of items whose rights now hold
+/// their words back are served without those words, and the commit then lists the items in
+/// `withheld` (its `hash` is still the stored commit's, which the served bytes no longer give).
+#[derive(Serialize, ToSchema)]
+pub(crate) struct FeedCommit {
+    #[serde(flatten)]
+    commit: Commit,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Vec<String>>)]
+    withheld: Option<Vec<String>>,
 }

@@ -304,7 +304,7 @@ fn made_by_machine(data: &Value) -> bool {
 /// One stored version by its revision number.
 #[utoipa::path(get, path = "/v1/revisions/{rev}", tag = "items",
     params(("rev" = u64, Path, description = "revision number, from 1")),
-    responses((status = 200, body = Revision, description = "one stored version"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = ServedRevision, description = "one stored version"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn revision(
     State(state): State<AppState>,
     Path(raw): Path<String>,
@@ -332,10 +332,11 @@ async fn revision(
 }
 
 /// A stored version as served: its words left out, and why, when their rights withhold them.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 struct ServedRevision {
     #[serde(flatten)]
     revision: Revision,
+    /// Set when the item's rights hold its words back now: why (its words are left out).
     #[serde(skip_serializing_if = "Option::is_none")]
     withheld: Option<String>,
 }
