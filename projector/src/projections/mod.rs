@@ -15,6 +15,7 @@ pub(crate) mod outline;
 pub(crate) mod paths;
 pub(crate) mod scan_text;
 pub(crate) mod sitemap;
+pub(crate) mod text_sources;
 pub(crate) mod types;
 
 /// A read model that folds commits. Implementations must be deterministic functions of the commit
@@ -47,6 +48,7 @@ static ALL: &[&dyn Projection] = &[
     &outline::Outline,
     &names::Names,
     &scan_text::ScanText,
+    &text_sources::TextSources,
 ];
 
 pub(crate) fn all() -> &'static [&'static dyn Projection] {

@@ -284,7 +284,14 @@ pub fn kind(ty: ItemType) -> Kind {
                 "language": def("language"),
                 // The spec's four; none given means the writer's own, under CC-BY-SA.
                 "licence": one_of(&["public-domain", "cc0", "cc-by", "cc-by-nc"]),
-                "credit": { "type": "string" }
+                "credit": { "type": "string" },
+                // A hanacha's rights as its giver said them; words of `unsure` rights are kept
+                // and not served until a steward decides.
+                "rights": one_of(&["mine", "public-domain", "free", "unsure"]),
+                "sourceText": {
+                    "description": "the words exactly as their source gave them; their sha256 is the body's bodySource.copy, served at /v1/texts/{sha256}",
+                    "type": "string"
+                }
             }),
             required: &["kind", "language"],
             body: true,
