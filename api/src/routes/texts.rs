@@ -21,10 +21,10 @@ use crate::state::{AppState, Merged};
 
 pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(translation))
-        .routes(routes!(fix))
-        .routes(routes!(hanacha))
-        .routes(routes!(printings))
+        .routes(routes!(add_translation))
+        .routes(routes!(fix_translation))
+        .routes(routes!(add_hanacha))
+        .routes(routes!(unit_printings))
         .routes(routes!(source_text))
 }
 
@@ -57,7 +57,7 @@ struct TranslationBody {
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody, description = "no such unit or text")),
     security(("bearer" = []), ("session" = [])))]
-async fn translation(
+async fn add_translation(
     State(state): State<AppState>,
     WriteAccess(who): WriteAccess,
     Path(raw): Path<String>,
@@ -103,7 +103,7 @@ struct FixBody {
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody, description = "no such segment")),
     security(("bearer" = []), ("session" = [])))]
-async fn fix(
+async fn fix_translation(
     State(state): State<AppState>,
     WriteAccess(who): WriteAccess,
     Json(body): Json<FixBody>,
@@ -148,7 +148,7 @@ struct HanachaBody {
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody, description = "no such item as `for` names")),
     security(("bearer" = []), ("session" = [])))]
-async fn hanacha(
+async fn add_hanacha(
     State(state): State<AppState>,
     WriteAccess(who): WriteAccess,
     Json(body): Json<HanachaBody>,
@@ -180,7 +180,7 @@ async fn hanacha(
     responses((status = 200, body = Printings),
         (status = 400, body = ErrorBody, description = "`id` is not a unit"),
         (status = 404, body = ErrorBody, description = "no such unit")))]
-async fn printings(
+async fn unit_printings(
     State(state): State<AppState>,
     Path(raw): Path<String>,
 ) -> Result<Answer, ApiError> {
