@@ -115,6 +115,45 @@ mod tests {
     }
 
     #[test]
+    fn a_text_is_found_by_its_hash_until_it_stops_keeping_the_words() {
+        use crate::testutil::Fixture;
+        let t = Fixture::new();
+        let (a, b) = (t.id(), t.id());
+        let hash = "cd".repeat(32);
+        let key = sha256_bytes(&hash).unwrap();
+        let text = |words: Option<&str>| {
+            let mut data = json!({"kind": "hanacha", "language": "he",
+                "body": {"profile": "plain", "versions": [], "bodySource": {"copy": hash}}});
+            if let Some(words) = words {
+                data["sourceText"] = json!(words);
+            }
+            data
+        };
+        let found = |t: &Fixture| -> Vec<Id> {
+            t.rm.texts_by_source(&key)
+                .unwrap()
+                .into_iter()
+                .map(|i| i.id)
+                .collect()
+        };
+        t.commit(vec![
+            t.put(a, "text", None, text(Some("words"))),
+            t.put(b, "text", None, text(None)),
+        ]);
+        assert_eq!(found(&t), [a]);
+        t.commit(vec![t.put(b, "text", None, text(Some("words")))]);
+        let mut both = vec![a, b];
+        both.sort_by_key(|id| keys::id_bytes(*id));
+        assert_eq!(found(&t), both);
+        t.commit(vec![
+            t.put(a, "text", None, text(None)),
+            t.delete(b, "text"),
+        ]);
+        assert!(found(&t).is_empty());
+        assert!(t.rm.texts_by_source(&[0; 32]).unwrap().is_empty());
+    }
+
+    #[test]
     fn only_texts_keeping_their_words_are_filed() {
         let hash = "ab".repeat(32);
         let data = json!({"sourceText": "a", "body": {"bodySource": {"copy": hash}}});
