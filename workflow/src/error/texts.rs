@@ -26,6 +26,8 @@ pub enum BadText {
         "segment: {segment} is a paragraph of {text}, a {kind} text, not a translation or hanacha"
     )]
     NotTranslated { segment: Id, text: Id, kind: String },
+    #[error("segment: {0} is a paragraph of no text")]
+    NoText(Id),
     #[error("paragraphs: at most {max} in one text, this one has {got}; split the text")]
     TooManyParagraphs { max: usize, got: usize },
 }

@@ -149,7 +149,7 @@ impl Workflow {
             .get("text")
             .and_then(Value::as_str)
             .and_then(|t| Id::parse(t).ok())
-            .ok_or(BadText::NoContent)?;
+            .ok_or(BadText::NoText(segment.id))?;
         let text = self.main_item_of("text", text, ItemType::Text)?;
         let kind = text.data.get("kind").and_then(Value::as_str).unwrap_or("");
         if !matches!(kind, "translation" | "hanacha") {
@@ -236,34 +236,32 @@ impl Workflow {
         if let Some(credit) = credit {
             data["credit"] = json!(credit);
         }
-        let (sets, shown) = match (request.for_, new_event) {
-            (Some(id), _) => {
-                let of = self.main_item(id)?;
-                match of.ty {
-                    ItemType::Event => data["event"] = json!(id.to_string()),
-                    ItemType::Unit => data["unit"] = json!(id.to_string()),
-                    is => return Err(BadText::ForKind { id, is }.into()),
-                }
-                (of.sets(), of.shown())
-            }
-            (None, Some((title, date))) => {
-                let id = self.fresh_id(&items)?;
-                items.insert(
+        let (sets, shown) = if let Some((title, date)) = new_event {
+            let id = self.fresh_id(&items)?;
+            items.insert(
+                id,
+                created(
                     id,
-                    created(
-                        id,
-                        ItemType::Event,
-                        json!({
-                            "kind": "farbrengen",
-                            "title": { "he": title },
-                            "date": date.to_string(),
-                        }),
-                    ),
-                );
-                data["event"] = json!(id.to_string());
-                (None, format!("{title} ({date})"))
+                    ItemType::Event,
+                    json!({
+                        "kind": "farbrengen",
+                        "title": { "he": title },
+                        "date": date.to_string(),
+                    }),
+                ),
+            );
+            data["event"] = json!(id.to_string());
+            (None, format!("{title} ({date})"))
+        } else {
+            // `for` is there: the pair was refused above otherwise.
+            let id = request.for_.ok_or(BadText::ForOrEvent("neither"))?;
+            let of = self.main_item(id)?;
+            match of.ty {
+                ItemType::Event => data["event"] = json!(id.to_string()),
+                ItemType::Unit => data["unit"] = json!(id.to_string()),
+                is => return Err(BadText::ForKind { id, is }.into()),
             }
-            (None, None) => unreachable!("refused above"),
+            (of.sets(), of.shown())
         };
         if let Some(sets) = &sets {
             data["sets"] = sets.clone();
