@@ -73,10 +73,10 @@ async fn the_document_check_refuses_what_the_document_does_not_describe() {
 
     let mut extra = item.clone();
     let mut with_extra = item.json();
-    with_extra["withheld"] = json!("rights");
+    with_extra["licensedTo"] = json!("someone");
     extra.body = with_extra.to_string().into_bytes();
     let refused = check.verdict(&extra).unwrap_err();
-    assert!(refused.contains("withheld"), "{refused}");
+    assert!(refused.contains("licensedTo"), "{refused}");
 
     let mut undocumented = item.clone();
     undocumented.status = 418;

@@ -285,3 +285,53 @@ async fn a_tampered_feed_stops_the_mirror_at_the_altered_commit() {
     altered_hash[1]["hash"] = json!("0".repeat(64));
     refused_at(fake_primary(altered_hash).await, 2, "altered hash").await;
 }
+
+#[tokio::test]
+async fn withheld_words_need_a_stewards_token_and_stay_withheld_on_the_mirror() {
+    let primary = Shared::start_demo();
+    let (p, steward) = (primary.anon(), primary.steward());
+    let word = unique("held").replace(['-', '_'], "");
+    let (text, _) = create(
+        &steward,
+        "text",
+        json!({ "kind": "hanacha", "language": "he", "rights": "unsure",
+            "body": { "profile": "plain", "versions": [{ "id": "he", "language": "he",
+                "segments": [{ "id": "p1", "kind": "paragraph", "text": [{ "text": format!("מילים {word}") }] }] }] } }),
+    )
+    .await;
+
+    // Without a token the mirror copies up to the commit whose words are withheld, and says why.
+    let anon_dir = DataDir::new();
+    let anon_mirror = anon_dir.start_mirror(&primary.server.base, &["--poll-ms", "100"]);
+    eventually("the mirror to say why it stops", CATCH_UP, || async {
+        anon_mirror
+            .log_tail()
+            .contains("a mirror copies the log whole only with a steward's token")
+            .then_some(())
+    })
+    .await;
+    assert!(head(&anon_mirror.anon()).await < head(&p).await);
+
+    // With a steward's token it copies the log whole, byte for byte, and withholds the words on
+    // its own ways out as the primary does.
+    let dir = DataDir::new();
+    let token_file = dir.path().with_extension("token");
+    std::fs::write(&token_file, format!("{}\n", primary.steward)).expect("token file");
+    let mirror = dir.start_mirror(
+        &primary.server.base,
+        &[
+            "--poll-ms",
+            "100",
+            "--token-file",
+            token_file.to_str().unwrap(),
+        ],
+    );
+    let m = mirror.anon();
+    level(&m, &p).await;
+    same_item(&m, &p, &text).await;
+    let item = m.get_json(&format!("/v1/entities/{text}")).await;
+    assert!(item["withheld"].is_string(), "{item}");
+    assert_eq!(feed(&m).await, feed(&p).await, "the public feeds agree");
+    assert!(!feed(&m).await.concat().contains(&word));
+    let _ = std::fs::remove_file(&token_file);
+}

@@ -325,3 +325,67 @@ async fn a_body_written_as_one_string_is_structure_in_and_out() {
         "the log holds structure: {stored}"
     );
 }
+
+#[tokio::test]
+async fn an_unsure_hanacha_uploaded_as_text_keeps_its_words_and_its_source_back() {
+    let (anon, steward) = (s().anon(), s().steward());
+    let word = tag("han");
+    let event = first_of(&anon, "event").await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let content = format!("פסקה ראשונה {word}\n\nפסקה שניה {word}\n");
+    let made = steward
+        .post(
+            "/v1/hanachos/text",
+            &json!({ "content": content, "rights": "unsure", "for": event }),
+        )
+        .await
+        .expect(201)
+        .json();
+    let sid = made["id"].as_u64().unwrap();
+    let merged = common::flow::approve(&steward, sid)
+        .await
+        .expect(200)
+        .json();
+    let seq = merged["merged_commit"].as_u64().unwrap();
+    let commit = common::flow::commit_at(&steward, seq).await;
+    let text_change = commit["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["type"] == "text")
+        .unwrap()
+        .clone();
+    let text = text_change["id"].as_str().unwrap().to_owned();
+    let sha = text_change["data"]["body"]["bodySource"]["copy"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    let item = anon.get(&format!("/v1/entities/{text}")).await.expect(200);
+    assert!(item.json()["withheld"].is_string());
+    assert!(!item.text().contains(&word), "{}", item.text());
+    let refused = anon.get(&format!("/v1/texts/{sha}")).await;
+    assert!(refused.expect_error(404, "not-found").contains("withheld"));
+    let feed = anon
+        .get(&format!("/v1/commits?since={}&limit=1", seq - 1))
+        .await
+        .expect(200);
+    assert!(!feed.text().contains(&word));
+    assert!(moments(&word).await.is_empty());
+
+    // The steward decides the words may be served.
+    let mut data = steward.get_json(&format!("/v1/entities/{text}")).await["data"].clone();
+    assert!(
+        data.get("sourceText").is_none(),
+        "a steward reads items as served too"
+    );
+    data = text_change["data"].clone();
+    data["rights"] = json!("free");
+    data["body"]["bodySource"]["rights"] = json!("free");
+    change(&steward, &text, data).await;
+    let served = anon.get(&format!("/v1/texts/{sha}")).await.expect(200);
+    assert_eq!(served.text(), content);
+    assert_eq!(moments(&word).await.len(), 2);
+}

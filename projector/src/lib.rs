@@ -20,8 +20,9 @@
 //! - `projections` — one module per projection (`types` for the kinds of item the `schema` items
 //!   define, `items`, `paths`, `lists`, `links` for backlinks
 //!   and refcounts, `children`, `events`, `counts`, `sitemap`, `outline`, `names` for the
-//!   duplicates check, `scan_text` for text layers' pages by number, `withheld` for items whose
-//!   rights hold their words back), each with its read side.
+//!   duplicates check, `scan_text` for text layers' pages by number, `text_sources` for texts by
+//!   the sha256 of the words their source gave, `withheld` for items whose rights hold their words
+//!   back), each with its read side.
 //! - `scan_layers` — which of a scan's text layers each page is served from.
 //! - `rights` — the rights rule (`catalog_schemas::rights`) applied to any version read from the
 //!   log, as of now.
@@ -52,6 +53,7 @@ pub use projections::outline::OutlinePart;
 pub use projections::paths::Resolved;
 pub use projections::scan_text::PageLevel;
 pub use projections::sitemap::{SITEMAP_TYPES, SitemapEntry, SitemapIndexEntry, SitemapPage};
+pub use projections::text_sources::{MAX_TEXTS_BY_SOURCE, sha256_bytes};
 pub use read::{Page, ReadModels};
 pub use record::{ItemAnswer, Lookup, StoredItem};
 pub use scan_layers::{Layer, MAX_LAYERS, ScanLayers, ServedPage, data_of};
@@ -73,6 +75,7 @@ pub const PROJECTIONS: &[&str] = &[
     "names",
     "scan_text",
     "withheld",
+    "text_sources",
 ];
 
 /// Every column family the projector owns (`rm_meta` first); pass them to `Store::open`.

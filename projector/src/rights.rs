@@ -3,17 +3,22 @@
 //! commit feed, editions, search). Rights are decided as of now: a steward's decision reaches
 //! every version at once.
 
-use catalog_schemas::{ItemType, rights};
+use catalog_schemas::{Id, ItemType, rights};
 use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::read::ReadModels;
 
 impl ReadModels {
-    /// Why `data`'s words are held back now, if they are: its own rights, or for a `segment`
-    /// its text's (one point lookup).
-    pub fn withheld_now(&self, ty: ItemType, data: &Value) -> Result<Option<String>> {
-        if let Some(why) = rights::own(ty, data) {
+    /// Why the words of `data`, a version of item `id`, are held back now, if they are: the
+    /// item's own rights as it is now (as this version says, when it is no longer live), or for a
+    /// `segment` its text's as it is now. A few point lookups.
+    pub fn withheld_now(&self, id: Id, ty: ItemType, data: &Value) -> Result<Option<String>> {
+        if matches!(self.item(id)?, crate::Lookup::Found(_)) {
+            if let Some(why) = self.withheld_reason(id)? {
+                return Ok(Some(why));
+            }
+        } else if let Some(why) = rights::own(ty, data) {
             return Ok(Some(why.reason()));
         }
         match rights::governing_text(ty, data) {
@@ -24,10 +29,10 @@ impl ReadModels {
         }
     }
 
-    /// Makes `data` what is served now (a string body in structure, withheld words left out);
-    /// answers why words were left out, if they were.
-    pub fn serve_data(&self, ty: ItemType, data: &mut Value) -> Result<Option<String>> {
-        let why = self.withheld_now(ty, data)?;
+    /// Makes `data`, a version of item `id`, what is served now (a string body in structure,
+    /// withheld words left out); answers why words were left out, if they were.
+    pub fn serve_data(&self, id: Id, ty: ItemType, data: &mut Value) -> Result<Option<String>> {
+        let why = self.withheld_now(id, ty, data)?;
         rights::serve(data, why.is_some());
         Ok(why)
     }
@@ -48,13 +53,16 @@ impl ReadModels {
                     .get("type")
                     .and_then(Value::as_str)
                     .and_then(|t| t.parse::<ItemType>().ok());
-                let id = change.get("id").cloned();
-                let (Some(ty), Some(data)) = (ty, change.get_mut("data")) else {
+                let id = change
+                    .get("id")
+                    .and_then(Value::as_str)
+                    .and_then(|i| Id::parse(i).ok());
+                let (Some(id), Some(ty), Some(data)) = (id, ty, change.get_mut("data")) else {
                     continue;
                 };
-                if data.is_object() && self.withheld_now(ty, data)?.is_some() {
+                if data.is_object() && self.withheld_now(id, ty, data)?.is_some() {
                     rights::serve(data, true);
-                    withheld.extend(id);
+                    withheld.push(Value::String(id.to_string()));
                 }
             }
         }

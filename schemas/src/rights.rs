@@ -10,9 +10,9 @@
 //! - a `segment` item's text's (its words are the text's words), found by the caller, since a
 //!   pure function cannot look it up.
 //!
-//! The item stays listed: what is held back is its words (a body's versions and the copy of its
-//! source, a segment's `content`, a text page's `lines`), and the served item says why in
-//! `withheld`. A body still written as one string is read into structure on the way out here
+//! The item stays listed: what is held back is its words (a body's versions and the hash of the
+//! copy of its source, a text's `sourceText`, a segment's `content`, a text page's `lines`), and
+//! the served item says why in `withheld`. A body still written as one string is read into structure on the way out here
 //! too, so clients only ever see structure.
 
 use std::fmt;
@@ -120,7 +120,7 @@ pub fn serve(data: &mut Value, withheld: bool) -> bool {
             source.remove("copy");
         }
     }
-    for words in ["content", "lines"] {
+    for words in ["content", "lines", "sourceText"] {
         if obj.contains_key(words) {
             obj.remove(words);
         }

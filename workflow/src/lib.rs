@@ -33,6 +33,9 @@
 //! - `contents_map`: pages of a publication mapped to a unit, a new unit, or words.
 //! - `transcripts`: a recording's transcript and hanacha with their sync; fixing a paragraph,
 //!   anchoring one at a moment (what follows moves in proportion), confirming the sync.
+//! - `texts`: a unit's translations and a hanacha's words as a text with a segment a paragraph
+//!   (machine paragraphs marked until checked), fixing a paragraph, the printings of a unit, and
+//!   a text's words exactly as its source gave them.
 //! - `live`: trusted line fixes in open sets merged at once, and their post-review.
 //! - `scan_text`: a scan's words page by page: the page served, progress, line fixes,
 //!   proofreading, uploaded OCR layers and seeding the community text.
@@ -92,6 +95,7 @@ mod schema_items;
 mod service;
 mod subject;
 mod suggestions;
+mod texts;
 mod transcripts;
 mod words;
 
@@ -121,8 +125,8 @@ pub use discussion::issues::{
 };
 pub use discussion::threads::{Thread, ThreadKind, ThreadRef, ThreadState};
 pub use error::{
-    Act, BadSync, BadWords, Conflict, Decision, Error, Limit, Missing, NotAllowed, Refusal, Result,
-    ScanTextRefusal, Unit, UserClass, Vocabulary, Wording,
+    Act, BadSync, BadText, BadWords, Conflict, Decision, Error, Limit, Missing, NotAllowed,
+    Refusal, Result, ScanTextRefusal, Unit, UserClass, Vocabulary, Wording,
 };
 pub use limits::{MAX_BOT_SUGGESTION_ITEMS, MAX_DATA_DEPTH, MAX_SUGGESTION_ITEMS};
 pub use listing::{ListFilter, Listed, StateCounts, StateFilter, SuggestionPage};
@@ -146,6 +150,11 @@ pub use subject::Subject;
 pub use suggestions::{
     Created, ItemView, Kind, PostReview, PutItem, QuickFix, Status, SuggestedItem, Suggestion,
     SuggestionId, SuggestionView, ThreadNumber,
+};
+pub use texts::{
+    HanachaRequest, MAX_CREDIT_CHARS, MAX_EVENT_TITLE_CHARS, MAX_PRINTINGS, MAX_SCANS_A_PRINTING,
+    MAX_TEXTS_OF_A_UNIT, MAX_TOOL_CHARS, PrintedPages, Printing, PrintingScan, PrintingText,
+    Printings, SourceText, TranslationFix, TranslationRequest,
 };
 pub use transcripts::{
     MAX_ALIGNMENT_SPANS, MAX_ALIGNMENT_WORDS, MAX_TRANSCRIPT_PARAGRAPHS, Paragraph, Refused,

@@ -196,7 +196,7 @@ async fn item_as_of(state: &AppState, id: Id, seq: Seq) -> Result<Answer, ApiErr
             .as_mut()
             .and_then(|v| v.data.as_mut().map(|d| (v.ty, d)))
         {
-            Some((ty, data)) => rm.serve_data(ty, data)?,
+            Some((ty, data)) => rm.serve_data(id, ty, data)?,
             None => None,
         };
         Ok::<_, ApiError>(version.map(|v| (v, withheld)))

@@ -108,7 +108,7 @@ async fn history(
         // Withheld words are left out of every version, so no change of them shows either.
         for v in &mut versions {
             if let Some(data) = v.data.as_mut() {
-                rm.serve_data(v.ty, data)?;
+                rm.serve_data(v.id, v.ty, data)?;
             }
         }
         Ok::<_, ApiError>(versions)
@@ -316,7 +316,7 @@ async fn revision(
             return Ok::<_, ApiError>(None);
         };
         let withheld = match r.data.as_mut() {
-            Some(data) => rm.serve_data(r.ty, data)?,
+            Some(data) => rm.serve_data(r.id, r.ty, data)?,
             None => None,
         };
         Ok(Some(ServedRevision {

@@ -30,6 +30,7 @@ mod restore;
 mod scans;
 mod search;
 mod suggestions;
+mod texts;
 mod threads;
 mod webhooks;
 
@@ -46,6 +47,7 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(compare::router())
         .merge(scans::router())
         .merge(recordings::router())
+        .merge(texts::router())
         .merge(browse::router())
         .merge(commits::router())
         .merge(suggestions::router())

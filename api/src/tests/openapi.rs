@@ -9,6 +9,7 @@ const NOT_JSON: &[(&str, &str, &str)] = &[
     ("get", "/v1/editions/{tag}/manifest.json.sig", "text/plain"),
     ("get", "/dumps/{tag}/{name}", "application/vnd.sqlite3"),
     ("get", "/embed/{id}", "text/html"),
+    ("get", "/v1/texts/{sha256}", "text/plain"),
 ];
 
 const METHODS: &[&str] = &[

@@ -15,6 +15,7 @@ pub(crate) mod outline;
 pub(crate) mod paths;
 pub(crate) mod scan_text;
 pub(crate) mod sitemap;
+pub(crate) mod text_sources;
 pub(crate) mod types;
 pub(crate) mod withheld;
 
@@ -49,6 +50,7 @@ static ALL: &[&dyn Projection] = &[
     &names::Names,
     &scan_text::ScanText,
     &withheld::Withheld,
+    &text_sources::TextSources,
 ];
 
 pub(crate) fn all() -> &'static [&'static dyn Projection] {

@@ -285,8 +285,13 @@ pub fn kind(ty: ItemType) -> Kind {
                 // The spec's four; none given means the writer's own, under CC-BY-SA.
                 "licence": one_of(&["public-domain", "cc0", "cc-by", "cc-by-nc"]),
                 "credit": { "type": "string" },
-                // A hanacha's, as its uploader gave them; `unsure` words are kept, not served.
-                "rights": one_of(&["mine", "public-domain", "free", "unsure"])
+                // A hanacha's rights as its giver said them; words of `unsure` rights are kept
+                // and not served until a steward decides.
+                "rights": one_of(&["mine", "public-domain", "free", "unsure"]),
+                "sourceText": {
+                    "description": "the words exactly as their source gave them; their sha256 is the body's bodySource.copy, served at /v1/texts/{sha256}",
+                    "type": "string"
+                }
             }),
             required: &["kind", "language"],
             body: true,

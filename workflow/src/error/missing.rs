@@ -19,6 +19,11 @@ pub enum Missing {
     Transcript(Id),
     #[error("recording {0} has no hanacha: none is synced to it and its event has none")]
     Hanacha(Id),
+    #[error("no text keeps words whose sha256 is {}", catalog_schemas::quote(.0))]
+    SourceText(String),
+    /// Every text keeping those words holds them back for their rights.
+    #[error("the words whose sha256 is {} are withheld for their rights", catalog_schemas::quote(.0))]
+    SourceTextWithheld(String),
     #[error("segment: the transcript has no paragraph {0:?}")]
     Paragraph(String),
     #[error("item {0} was deleted")]

@@ -11,6 +11,7 @@
 //! - `words`: a words change that cannot be read ([`BadWords`], 400).
 //! - `scan_text`: a scan's text, its lines, proofreading and OCR ([`ScanTextRefusal`]).
 //! - `sync`: a transcript fix or sync request that cannot be done ([`BadSync`], 400).
+//! - `texts`: a translation, hanacha or paragraph fix that cannot be made ([`BadText`], 400).
 //! - `refusal`: every other refusal, each said once ([`Refusal`], 400 or 409).
 
 mod input;
@@ -20,6 +21,7 @@ mod refusal;
 mod scan_text;
 mod status;
 mod sync;
+mod texts;
 mod words;
 
 use std::fmt;
@@ -36,6 +38,7 @@ pub use refusal::Refusal;
 pub use scan_text::ScanTextRefusal;
 pub use status::Act;
 pub use sync::BadSync;
+pub use texts::BadText;
 pub use words::BadWords;
 
 /// A clash between the suggestion and main on one item (issue 3 narrows `field` to a JSON Pointer).
@@ -103,6 +106,9 @@ pub enum Error {
     /// A transcript fix or a sync request that cannot be done as asked (400).
     #[error(transparent)]
     BadSync(#[from] BadSync),
+    /// A translation, hanacha or paragraph fix that cannot be made as asked (400).
+    #[error(transparent)]
+    BadText(#[from] BadText),
     /// Any other refusal of the request (400 or 409: see [`Refusal::class`]).
     #[error(transparent)]
     Refused(#[from] Refusal),
@@ -180,7 +186,8 @@ impl Error {
             | Error::NotOneOf { .. }
             | Error::WrongKind { .. }
             | Error::BadWords(_)
-            | Error::BadSync(_) => C::BadRequest,
+            | Error::BadSync(_)
+            | Error::BadText(_) => C::BadRequest,
             Error::Refused(refusal) => refusal.class(),
             Error::ScanText(refusal) => refusal.class(),
             Error::Identity(e) => return identity_class(e),

@@ -18,8 +18,10 @@ mod read;
 mod sync;
 mod write;
 
+pub(crate) use read::origin_checked;
 pub use read::{Paragraph, Transcript};
 pub use sync::Refused;
+pub(crate) use write::clip;
 pub use write::{SyncAnchor, TranscriptFix};
 
 use crate::error::{BadSync, Result};

@@ -423,7 +423,7 @@ fn clock(ms: u64) -> String {
 }
 
 /// How a title names an item: at most 120 characters.
-fn clip(shown: &str) -> String {
+pub(crate) fn clip(shown: &str) -> String {
     const SHOWN: usize = 120;
     if shown.chars().count() > SHOWN {
         format!("{}…", shown.chars().take(SHOWN).collect::<String>())
