@@ -28,6 +28,9 @@ pub(crate) struct ItemRecord {
     pub governed_by: Option<[u8; keys::ID_LEN]>,
     /// The answer leaves the item's words out for its own rights.
     pub withheld: bool,
+    /// For an item withheld by its own rights: the answer with its words, which only those who
+    /// change the catalog read (workflow, stewards).
+    pub whole: Option<Vec<u8>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,6 +61,20 @@ impl ItemRecord {
     }
 
     /// Turns the record into the public answer for `id`.
+    /// Turns the record into the answer for `id` with its words, for those who change the catalog:
+    /// the same as [`ItemRecord::into_lookup`] except for an item withheld by its own rights.
+    pub(crate) fn into_whole_lookup(mut self, id: Id) -> Result<Lookup> {
+        if let (Some(whole), RecordState::Live { etag, json }) =
+            (self.whole.take(), &mut self.state)
+        {
+            let digest = blake3::hash(&whole);
+            *etag = format!("\"{}\"", hex::encode(&digest.as_bytes()[..16]));
+            *json = whole;
+            self.withheld = false;
+        }
+        self.into_lookup(id)
+    }
+
     pub(crate) fn into_lookup(self, id: Id) -> Result<Lookup> {
         Ok(match self.state {
             RecordState::Live { etag, json } => Lookup::Found(StoredItem {
@@ -204,6 +221,7 @@ mod tests {
             state: RecordState::Deleted,
             governed_by: None,
             withheld: false,
+            whole: None,
         };
         let mut bytes = rec.encode();
         assert_eq!(ItemRecord::decode(&bytes).unwrap(), rec);
@@ -222,7 +240,7 @@ mod tests {
                 1 => RecordState::Deleted,
                 _ => RecordState::Merged { into: [1, 2, 3, 4, 5] },
             };
-            let rec = ItemRecord { ty, path, rev, seq, at, state, governed_by: None, withheld: false };
+            let rec = ItemRecord { ty, path, rev, seq, at, state, governed_by: None, withheld: false, whole: None };
             prop_assert_eq!(ItemRecord::decode(&rec.encode()).unwrap(), rec);
         }
 

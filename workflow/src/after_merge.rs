@@ -68,7 +68,7 @@ impl<'a> AfterMerge<'a> {
         if let Some(found) = self.main.borrow().get(&id) {
             return Ok(found.clone());
         }
-        let found = match self.wf.inner.read_models.item(id)? {
+        let found = match self.wf.inner.read_models.item_whole(id)? {
             Lookup::Found(stored) => Some((stored.ty, stored_data(&stored)?)),
             _ => None,
         };

@@ -109,7 +109,7 @@ impl Workflow {
             let (ItemType::Work, Some(data)) = (item.ty, &item.data) else {
                 continue;
             };
-            let Lookup::Found(stored) = self.inner.read_models.item(item.id)? else {
+            let Lookup::Found(stored) = self.inner.read_models.item_whole(item.id)? else {
                 continue;
             };
             let new = types.path_for(ItemType::Work, data, &|_| None);

@@ -38,7 +38,7 @@ impl MainItem {
 impl Workflow {
     /// The item `id` of main; [`Missing`] when it is missing, deleted or merged away.
     pub(crate) fn main_item(&self, id: Id) -> Result<MainItem> {
-        let stored = Missing::from_lookup(id, self.inner.read_models.item(id)?)?;
+        let stored = Missing::from_lookup(id, self.inner.read_models.item_whole(id)?)?;
         Ok(MainItem {
             id,
             ty: stored.ty,

@@ -578,7 +578,7 @@ impl Workflow {
                 ..existing.clone()
             });
         }
-        let stored = Missing::from_lookup(id, self.inner.read_models.item(id)?)?;
+        let stored = Missing::from_lookup(id, self.inner.read_models.item_whole(id)?)?;
         if let Some(ty) = put.ty
             && ty != stored.ty
         {

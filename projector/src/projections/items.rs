@@ -40,6 +40,7 @@ impl Projection for Items {
         for view in ctx.changes() {
             let change = view.change;
             let mut withheld_own = false;
+            let mut whole = None;
             let state = match (change.merged_into, view.new_data()) {
                 (Some(into), _) => RecordState::Merged {
                     into: keys::id_bytes(into),
@@ -47,6 +48,21 @@ impl Projection for Items {
                 (None, Some(data)) => {
                     let withheld = rights::own(change.ty, data).map(|w| w.reason());
                     withheld_own = withheld.is_some();
+                    if withheld_own {
+                        let mut structured = data.clone();
+                        rights::serve(&mut structured, false);
+                        whole = Some(
+                            record::answer(
+                                change.id,
+                                change.ty,
+                                view.new_path(),
+                                change.rev,
+                                &structured,
+                                None,
+                            )
+                            .0,
+                        );
+                    }
                     let mut served = Cow::Borrowed(data);
                     if withheld.is_some() || data.get("body").is_some_and(Value::is_string) {
                         rights::serve(served.to_mut(), withheld.is_some());
@@ -75,6 +91,7 @@ impl Projection for Items {
                     .and_then(|d| rights::governing_text(change.ty, d))
                     .map(keys::id_bytes),
                 withheld: withheld_own,
+                whole,
             };
             ctx.put(CF, &keys::id_bytes(change.id), &rec.encode())?;
         }
@@ -132,6 +149,17 @@ impl ReadModels {
             }
         }
         Ok(out)
+    }
+
+    /// One item by id with its words, whatever its rights: for those who change the catalog
+    /// (workflow builds and merges suggestions from it; stewards decide rights reading it). Never
+    /// serve it to readers.
+    pub fn item_whole(&self, id: Id) -> Result<Lookup> {
+        let db = self.db();
+        match db.get_pinned_cf(fold::cf(db, CF)?, keys::id_bytes(id))? {
+            Some(bytes) => ItemRecord::decode(&bytes)?.into_whole_lookup(id),
+            None => Ok(Lookup::Missing),
+        }
     }
 
     /// The current path of a live item (used where answers name a source's path).

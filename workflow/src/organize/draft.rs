@@ -212,7 +212,7 @@ impl<'a> Draft<'a> {
         if let Some(found) = self.main.borrow().get(&id) {
             return Ok(found.clone());
         }
-        let found = match self.wf.inner.read_models.item(id)? {
+        let found = match self.wf.inner.read_models.item_whole(id)? {
             Lookup::Found(stored) => {
                 self.remember(&stored)?;
                 return self.main(id);

@@ -238,6 +238,13 @@ impl Workflow {
                 .collect()
         };
         let withheld = self.inner.read_models.withheld_reason(text.id)?;
+        let mut paragraphs = paragraphs;
+        if withheld.is_some() {
+            // The text is read whole to find its paragraphs; their words stay back.
+            for paragraph in &mut paragraphs {
+                paragraph.content.clear();
+            }
+        }
         Ok(Transcript {
             withheld,
             recording,
