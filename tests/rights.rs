@@ -9,11 +9,10 @@
 mod common;
 
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
 
 use common::Shared;
 use common::flow::{Put, change, create, first_of, merge};
-use common::http::{Api, enc};
+use common::http::enc;
 use serde_json::{Value, json};
 
 fn s() -> &'static Shared {
@@ -28,23 +27,8 @@ fn tag(prefix: &str) -> String {
         .to_lowercase()
 }
 
-async fn search_caught_up(api: &Api) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let stats = api.get_json("/v1/stats").await;
-        if stats["search"]["lag"] == json!(0) {
-            return;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "search did not catch up: {stats}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
 async fn moments(word: &str) -> Vec<Value> {
-    search_caught_up(&s().anon()).await;
+    common::flow::search_caught_up(&s().anon()).await;
     s().anon()
         .get_json(&format!("/v1/search/moments?q={}", enc(word)))
         .await["results"]

@@ -764,25 +764,9 @@ async fn bench_ocr_import() {
     );
 }
 
-/// Waits until the search index holds every commit of the log.
-async fn search_caught_up(api: &Api) {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    loop {
-        let stats = api.get("/v1/stats").await.expect(200).json();
-        if stats["search"]["lag"] == json!(0) {
-            return;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "search did not catch up: {stats}"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-}
-
 /// The one moment `word` is found at: the line on `page` as served; answers its `machine` mark.
 async fn found_once(word: &str, page: &Value) -> Value {
-    search_caught_up(&s().anon()).await;
+    common::flow::search_caught_up(&s().anon()).await;
     let answer = s()
         .anon()
         .get(&format!("/v1/search/moments?q={word}"))

@@ -287,3 +287,19 @@ pub fn session_cookie(r: &Reply) -> Option<(String, String)> {
             .map(|value| (value.to_string(), attrs.to_string()))
     })
 }
+
+/// Waits until the search index holds every commit of the log (`/v1/stats`' `search.lag` is 0).
+pub async fn search_caught_up(api: &Api) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let stats = api.get_json("/v1/stats").await;
+        if stats["search"]["lag"] == serde_json::json!(0) {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "search did not catch up: {stats}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}

@@ -208,6 +208,19 @@ pub struct SuggestedItem {
     pub merged_into: Option<Id>,
 }
 
+impl SuggestedItem {
+    /// An item the suggestion creates.
+    pub(crate) fn created(id: Id, ty: ItemType, data: Value) -> SuggestedItem {
+        SuggestedItem {
+            id,
+            ty,
+            base: None,
+            data: Some(data),
+            merged_into: None,
+        }
+    }
+}
+
 impl crate::records::StoredRecord for SuggestedItem {
     const CF: &'static str = crate::kv::SUGGESTION_ITEMS;
 }

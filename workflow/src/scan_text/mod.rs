@@ -237,13 +237,7 @@ impl Workflow {
 
 /// An item a suggestion creates.
 pub(crate) fn new_item(id: Id, ty: ItemType, data: Value) -> SuggestedItem {
-    SuggestedItem {
-        id,
-        ty,
-        base: None,
-        data: Some(data),
-        merged_into: None,
-    }
+    SuggestedItem::created(id, ty, data)
 }
 
 /// Puts a community page into `items`.

@@ -240,7 +240,7 @@ impl Workflow {
             let id = self.fresh_id(&items)?;
             items.insert(
                 id,
-                created(
+                SuggestedItem::created(
                     id,
                     ItemType::Event,
                     json!({
@@ -294,7 +294,10 @@ impl Workflow {
     /// Adds the text and its paragraphs (order keys spread from the start) to `items`.
     fn new_text_items_into(&self, mut items: Items, text: NewText<'_>) -> Result<Items> {
         let text_id = self.fresh_id(&items)?;
-        items.insert(text_id, created(text_id, ItemType::Text, text.data));
+        items.insert(
+            text_id,
+            SuggestedItem::created(text_id, ItemType::Text, text.data),
+        );
         let orders =
             OrderKey::n_between(None, None, text.paragraphs.len()).map_err(|e| Error::Corrupt {
                 cf: "order keys",
@@ -314,7 +317,7 @@ impl Workflow {
             if let Some(sets) = &text.sets {
                 data["sets"] = sets.clone();
             }
-            items.insert(id, created(id, ItemType::Segment, data));
+            items.insert(id, SuggestedItem::created(id, ItemType::Segment, data));
         }
         Ok(items)
     }
@@ -354,16 +357,6 @@ fn not_one_of(field: &'static str, value: &str, expected: &'static str) -> Error
         expected,
     }
     .into()
-}
-
-fn created(id: Id, ty: ItemType, data: Value) -> SuggestedItem {
-    SuggestedItem {
-        id,
-        ty,
-        base: None,
-        data: Some(data),
-        merged_into: None,
-    }
 }
 
 #[cfg(test)]

@@ -170,7 +170,7 @@ impl Workflow {
                 if let Some(sets) = &sets {
                     data["sets"] = sets.clone();
                 }
-                items.insert(id, created(id, ItemType::Alignment, data));
+                items.insert(id, SuggestedItem::created(id, ItemType::Alignment, data));
                 id
             }
         };
@@ -261,7 +261,10 @@ impl Workflow {
                     if let Some(sets) = &sets {
                         data["sets"] = sets.clone();
                     }
-                    items.insert(id, created(id, ItemType::AlignmentSpan, data));
+                    items.insert(
+                        id,
+                        SuggestedItem::created(id, ItemType::AlignmentSpan, data),
+                    );
                 }
             }
         }
@@ -359,16 +362,6 @@ impl Workflow {
             .into());
         }
         Ok(item)
-    }
-}
-
-fn created(id: Id, ty: ItemType, data: Value) -> SuggestedItem {
-    SuggestedItem {
-        id,
-        ty,
-        base: None,
-        data: Some(data),
-        merged_into: None,
     }
 }
 
