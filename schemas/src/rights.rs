@@ -201,4 +201,79 @@ mod tests {
             Some("cat-00000001".into())
         );
     }
+
+    mod properties {
+        use proptest::prelude::*;
+        use serde_json::Value;
+
+        use super::super::*;
+        use crate::arb_json::arb_json;
+
+        const WORDS: &[&str] = &["unsure", "free", "link", "open", "plain", "he", "words"];
+        const KEYS: &[&str] = &[
+            "rights",
+            "body",
+            "bodySource",
+            "versions",
+            "segments",
+            "notes",
+            "title",
+            "copy",
+            "content",
+            "lines",
+            "sourceText",
+            "text",
+            "profile",
+        ];
+
+        /// Whether any words of a served item are still there.
+        fn holds_words(data: &Value) -> bool {
+            let Some(obj) = data.as_object() else {
+                return false;
+            };
+            let loose = ["content", "lines", "sourceText"]
+                .iter()
+                .any(|k| obj.contains_key(*k));
+            let body = obj.get("body").and_then(Value::as_object);
+            let copy = body
+                .and_then(|b| b.get("bodySource"))
+                .and_then(Value::as_object)
+                .is_some_and(|s| s.contains_key("copy"));
+            let versions = body
+                .and_then(|b| b.get("versions"))
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_object)
+                .any(|v| {
+                    v.contains_key("title")
+                        || ["segments", "notes"].iter().any(|k| {
+                            v.get(*k)
+                                .and_then(Value::as_array)
+                                .is_some_and(|a| !a.is_empty())
+                        })
+                });
+            loose
+                || copy
+                || versions
+                || body.is_none() && obj.get("body").is_some_and(Value::is_string)
+        }
+
+        proptest! {
+            #[test]
+            fn serving_never_panics_is_idempotent_and_withholds_every_word(data in arb_json(WORDS, KEYS)) {
+                let _ = own(ItemType::Text, &data);
+                let _ = governing_text(ItemType::Segment, &data);
+                let mut once = data.clone();
+                serve(&mut once, true);
+                let mut twice = once.clone();
+                serve(&mut twice, true);
+                prop_assert_eq!(&once, &twice);
+                prop_assert!(!holds_words(&once), "{}", once);
+                let mut shown = data.clone();
+                serve(&mut shown, false);
+                prop_assert!(!shown.get("body").is_some_and(Value::is_string));
+            }
+        }
+    }
 }
