@@ -15,24 +15,12 @@ use common::http::{Api, Reply};
 use common::tools::{debian, run};
 use serde_json::{Value, json};
 
-/// The people of these tests, each made before the server starts: (role, trusted).
-const ROLES: &[(&str, bool)] = &[
-    ("keeper", false),
-    ("trusted", true),
-    ("editor", false),
-    ("second", false),
-];
-
 fn s() -> &'static Shared {
     static S: OnceLock<Shared> = OnceLock::new();
     S.get_or_init(|| {
         Shared::start_demo_with(|dir, extra| {
-            for (role, trusted) in ROLES {
-                let handle = common::unique(role);
-                dir.add_account(&handle, false, *trusted, None);
-                extra.insert(role.to_string(), dir.add_token(&handle, "read,write"));
-                extra.insert(format!("{role}-handle"), handle);
-            }
+            dir.add_people(extra, &["keeper", "editor", "second"]);
+            dir.add_trusted(extra, "trusted");
             dir.add_reader(extra);
         })
     })

@@ -18,9 +18,7 @@ fn s() -> &'static Shared {
     S.get_or_init(|| {
         Shared::start_demo_with(|dir, extra| {
             dir.add_people(extra, &["editor"]);
-            let trusted = common::unique("trusted");
-            dir.add_account(&trusted, false, true, None);
-            extra.insert("trusted".into(), dir.add_token(&trusted, "read,write"));
+            dir.add_trusted(extra, "trusted");
             dir.add_reader(extra);
         })
     })

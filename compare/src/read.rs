@@ -12,7 +12,7 @@
 //!
 //! Reading stops as soon as a side passes its cap of words.
 
-use catalog_projector::{Lookup, ReadModels, StoredItem};
+use catalog_projector::{Lookup, ReadModels, StoredItem, data_of};
 use catalog_schemas::body::{Body, Run, Segment, parse_content};
 use catalog_schemas::{Id, ItemType};
 use serde::Deserialize;
@@ -107,17 +107,6 @@ fn live(rm: &ReadModels, id: Id, ty: ItemType, which: Which) -> Result<StoredIte
         Lookup::Merged { into } => Err(not_found(&format!("was merged into {into}"))),
         Lookup::Deleted | Lookup::Missing => Err(not_found("is not in the catalog")),
     }
-}
-
-/// A stored item's `data`.
-fn data_of<T: for<'de> Deserialize<'de>>(item: &StoredItem) -> Result<T, Error> {
-    #[derive(Deserialize)]
-    struct Stored<T> {
-        data: T,
-    }
-    serde_json::from_slice::<Stored<T>>(&item.json)
-        .map(|s| s.data)
-        .map_err(|e| Error::Corrupt(format!("{} ({e})", item.id)))
 }
 
 /// Every child of `parent` of kind `ty` under `field`, a page at a time, in their order.

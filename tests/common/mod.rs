@@ -193,6 +193,15 @@ impl DataDir {
         }
     }
 
+    /// A trusted person (their line fixes in open sets go live) with a read+write token: the
+    /// token under `role`, the handle under `role-handle`.
+    pub fn add_trusted(&self, extra: &mut BTreeMap<String, String>, role: &str) {
+        let handle = unique(role);
+        self.add_account(&handle, false, true, None);
+        extra.insert(role.to_string(), self.add_token(&handle, "read,write"));
+        extra.insert(format!("{role}-handle"), handle);
+    }
+
     /// A person whose only token may read, under `reader`.
     pub fn add_reader(&self, extra: &mut BTreeMap<String, String>) {
         let reader = unique("reader");

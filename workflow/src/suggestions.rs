@@ -219,6 +219,17 @@ impl SuggestedItem {
             merged_into: None,
         }
     }
+
+    /// New data for an item main has, written against revision `base`.
+    pub(crate) fn changed(id: Id, ty: ItemType, base: Rev, data: Value) -> SuggestedItem {
+        SuggestedItem {
+            id,
+            ty,
+            base: Some(base),
+            data: Some(data),
+            merged_into: None,
+        }
+    }
 }
 
 impl crate::records::StoredRecord for SuggestedItem {

@@ -323,6 +323,7 @@ async fn moments(
     let rm = state.read_models.clone();
     let results = crate::blocking(move || {
         let mut results = Vec::new();
+        let mut verdicts = std::collections::HashMap::new();
         // A scan's page may be held by several layers (OCR, the community text): only the one
         // readers are served counts, so a few more hits are read than are answered.
         for hit in index.moments(&q, limit.saturating_mul(2).min(MOMENTS_READ_MAX))? {
@@ -331,10 +332,22 @@ async fn moments(
             }
             // Words are answered only as the item is served: not when rights hold them back (a
             // segment of a withheld text), and for a scan's page only from the layer served.
-            let Some(item) = rm.items(&[hit.id])?.pop() else {
-                continue;
+            // Many moments share an item (the lines of one page): each item is judged once.
+            let shown = match verdicts.get(&hit.id) {
+                Some(shown) => *shown,
+                None => {
+                    let shown = match rm.items(&[hit.id])?.pop() {
+                        Some(item) => {
+                            !item.withheld
+                                && (hit.ty != ItemType::TextPage || rm.is_served_page(&item)?)
+                        }
+                        None => false,
+                    };
+                    verdicts.insert(hit.id, shown);
+                    shown
+                }
             };
-            if item.withheld || (hit.ty == ItemType::TextPage && !rm.is_served_page(&item)?) {
+            if !shown {
                 continue;
             }
             let start_ms = match hit.ty {

@@ -203,7 +203,7 @@ impl Workflow {
         if let Some(sets) = text.scan.sets() {
             data["sets"] = sets;
         }
-        items.insert(id, new_item(id, ItemType::TextLayer, data));
+        items.insert(id, SuggestedItem::created(id, ItemType::TextLayer, data));
         Ok(id)
     }
 
@@ -235,23 +235,14 @@ impl Workflow {
     }
 }
 
-/// An item a suggestion creates.
-pub(crate) fn new_item(id: Id, ty: ItemType, data: Value) -> SuggestedItem {
-    SuggestedItem::created(id, ty, data)
-}
-
 /// Puts a community page into `items`.
 pub(crate) fn put_page(items: &mut Items, page: CommunityPage) {
-    items.insert(
-        page.id,
-        SuggestedItem {
-            id: page.id,
-            ty: ItemType::TextPage,
-            base: page.base,
-            data: Some(page.data.into_value()),
-            merged_into: None,
-        },
-    );
+    let data = page.data.into_value();
+    let item = match page.base {
+        Some(base) => SuggestedItem::changed(page.id, ItemType::TextPage, base, data),
+        None => SuggestedItem::created(page.id, ItemType::TextPage, data),
+    };
+    items.insert(page.id, item);
 }
 
 /// Refuses words that cannot be one line: a line break, or more than [`MAX_LINE_CHARS`].

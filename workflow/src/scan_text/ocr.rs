@@ -7,10 +7,10 @@ use catalog_ocr::{Format, Options, Page, ReadError};
 use catalog_schemas::{Id, ItemType};
 use serde_json::{Map, Value, json};
 
-use super::{MAX_LINE_CHARS, MAX_PAGE, Settle, new_item};
+use super::{MAX_LINE_CHARS, MAX_PAGE, Settle};
 use crate::error::{Error, Result, ScanTextRefusal};
 use crate::service::Workflow;
-use crate::suggestions::{Items, Kind, Suggestion};
+use crate::suggestions::{Items, Kind, SuggestedItem, Suggestion};
 use catalog_identity::Principal;
 
 /// Pages one upload may hold.
@@ -84,7 +84,10 @@ impl Workflow {
         if let Some(sets) = &sets {
             layer_data["sets"] = sets.clone();
         }
-        items.insert(layer, new_item(layer, ItemType::TextLayer, layer_data));
+        items.insert(
+            layer,
+            SuggestedItem::created(layer, ItemType::TextLayer, layer_data),
+        );
 
         let options = Options {
             first_page,
@@ -102,7 +105,7 @@ impl Workflow {
             let id = self.fresh_id(&items)?;
             items.insert(
                 id,
-                new_item(id, ItemType::TextPage, page_data(layer, &sets, page)),
+                SuggestedItem::created(id, ItemType::TextPage, page_data(layer, &sets, page)),
             );
             Ok(())
         })

@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use catalog_schemas::{Id, ItemType};
 use serde_json::{Value, json};
 
-use super::{Line, PageData, ScanText, Settle, new_item};
+use super::{Line, PageData, ScanText, Settle};
 use crate::after_merge::AfterMerge;
 use crate::error::{Result, ScanTextRefusal};
 use crate::permissions::{is_keeper, sets_of};
@@ -50,13 +50,12 @@ impl Workflow {
                     data["seed"] = layer.to_string().into();
                     items.insert(
                         community.id,
-                        SuggestedItem {
-                            id: community.id,
-                            ty: ItemType::TextLayer,
-                            base: Some(catalog_log_core::Rev(community.rev)),
-                            data: Some(data),
-                            merged_into: None,
-                        },
+                        SuggestedItem::changed(
+                            community.id,
+                            ItemType::TextLayer,
+                            catalog_log_core::Rev(community.rev),
+                            data,
+                        ),
                     );
                 }
                 community.id
@@ -74,7 +73,7 @@ impl Workflow {
                 None => {
                     let id = self.fresh_id(&items)?;
                     let data = new_page(&text, community, page.page, seeded);
-                    items.insert(id, new_item(id, ItemType::TextPage, data));
+                    items.insert(id, SuggestedItem::created(id, ItemType::TextPage, data));
                     changed_pages += 1;
                 }
                 Some(existing_item) => {
@@ -89,13 +88,12 @@ impl Workflow {
                     data.lines = lines;
                     items.insert(
                         existing_item.id,
-                        SuggestedItem {
-                            id: existing_item.id,
-                            ty: ItemType::TextPage,
-                            base: Some(existing_item.rev),
-                            data: Some(data.into_value()),
-                            merged_into: None,
-                        },
+                        SuggestedItem::changed(
+                            existing_item.id,
+                            ItemType::TextPage,
+                            existing_item.rev,
+                            data.into_value(),
+                        ),
                     );
                     changed_pages += 1;
                 }

@@ -172,13 +172,7 @@ impl Workflow {
         let mut items = Items::new();
         items.insert(
             segment.id,
-            SuggestedItem {
-                id: segment.id,
-                ty: ItemType::Segment,
-                base: Some(segment.rev),
-                data: Some(data),
-                merged_into: None,
-            },
+            SuggestedItem::changed(segment.id, ItemType::Segment, segment.rev, data),
         );
         let what = if same { "Check" } else { "Fix" };
         let title = format!("{what} a paragraph of the {kind} {}", clip(&text.shown()));

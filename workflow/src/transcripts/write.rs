@@ -67,13 +67,7 @@ impl Workflow {
         let mut items = Items::new();
         items.insert(
             id,
-            SuggestedItem {
-                id,
-                ty: ItemType::Segment,
-                base: Some(segment.rev),
-                data: Some(data),
-                merged_into: None,
-            },
+            SuggestedItem::changed(id, ItemType::Segment, segment.rev, data),
         );
         let title = format!(
             "Fix the words of a paragraph of the transcript of {}",
@@ -239,13 +233,12 @@ impl Workflow {
                     }
                     items.insert(
                         span.stored.id,
-                        SuggestedItem {
-                            id: span.stored.id,
-                            ty: ItemType::AlignmentSpan,
-                            base: Some(span.stored.rev),
-                            data: Some(data),
-                            merged_into: None,
-                        },
+                        SuggestedItem::changed(
+                            span.stored.id,
+                            ItemType::AlignmentSpan,
+                            span.stored.rev,
+                            data,
+                        ),
                     );
                 }
                 Some(_) => {}
@@ -314,13 +307,12 @@ impl Workflow {
             data["checked"] = json!(true);
             items.insert(
                 span.stored.id,
-                SuggestedItem {
-                    id: span.stored.id,
-                    ty: ItemType::AlignmentSpan,
-                    base: Some(span.stored.rev),
-                    data: Some(data),
-                    merged_into: None,
-                },
+                SuggestedItem::changed(
+                    span.stored.id,
+                    ItemType::AlignmentSpan,
+                    span.stored.rev,
+                    data,
+                ),
             );
         }
         if items.is_empty() {
