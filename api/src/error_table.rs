@@ -167,6 +167,7 @@ fn workflow_detail(e: &catalog_workflow::Error) -> Option<serde_json::Value> {
             "got": limit.got,
         })),
         E::ScanText(refusal) => refusal.field().map(|field| json!({ "field": field })),
+        E::Files(refusal) => refusal.detail(),
         // The checks that refused it: each names its item and field.
         E::Invalid { checks, .. } => Some(json!({
             "checks": checks

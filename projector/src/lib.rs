@@ -48,6 +48,7 @@ pub use error::{Error, Result};
 pub use fold::Folder;
 pub use keys::Step;
 pub use projections::events::{EventQuery, Missing};
+pub use projections::files::{FIRST_USERS, FileInfo};
 pub use projections::links::{Backlink, LinkedCount};
 pub use projections::outline::OutlinePart;
 pub use projections::paths::Resolved;
@@ -76,6 +77,7 @@ pub const PROJECTIONS: &[&str] = &[
     "scan_text",
     "withheld",
     "text_sources",
+    "files",
 ];
 
 /// Every column family the projector owns (`rm_meta` first); pass them to `Store::open`.

@@ -32,6 +32,7 @@
 pub mod body;
 pub mod date_key;
 pub mod dates;
+pub mod file_rights;
 pub mod fold;
 pub mod id;
 pub mod item_type;

@@ -68,7 +68,12 @@ pub fn ref_fields(ty: ItemType) -> &'static [RefField] {
         T::Work => fields![many("authors", &[T::Author]), BODY],
         T::Unit => fields![one("work", &[T::Work]), many("events", &[T::Event]), BODY],
         T::Event => fields![one("place", &[T::Place]), BODY],
-        T::Publication => fields![one("work", &[T::Work]), one("simcha", &[T::Event]), BODY],
+        T::Publication => fields![
+            one("work", &[T::Work]),
+            one("simcha", &[T::Event]),
+            one("event", &[T::Event]),
+            BODY
+        ],
         T::Scan => fields![one("publication", &[T::Publication])],
         T::ContentsMap => fields![
             one("publication", &[T::Publication]),

@@ -48,4 +48,5 @@ pub const ALL: &[&str] = &[
     crate::lists::SUGGESTION_LISTS,
     crate::lists::ISSUE_LISTS,
     crate::lists::REFERENCES,
+    crate::files::HOLDS,
 ];

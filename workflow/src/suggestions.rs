@@ -105,6 +105,8 @@ pub enum Kind {
     ScanText,
     /// OCR of a scan stored as a text layer of its own.
     Ocr,
+    /// An uploaded file and the item(s) holding it.
+    Upload,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

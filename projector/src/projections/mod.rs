@@ -7,6 +7,7 @@ use crate::fold::FoldCtx;
 pub(crate) mod children;
 pub(crate) mod counts;
 pub(crate) mod events;
+pub(crate) mod files;
 pub(crate) mod items;
 pub(crate) mod links;
 pub(crate) mod lists;
@@ -51,6 +52,7 @@ static ALL: &[&dyn Projection] = &[
     &scan_text::ScanText,
     &withheld::Withheld,
     &text_sources::TextSources,
+    &files::Files,
 ];
 
 pub(crate) fn all() -> &'static [&'static dyn Projection] {

@@ -45,6 +45,19 @@ fn glue(parent: bool) -> Kind {
     }
 }
 
+/// The facts of the file an item holds (a scan's PDF, a recording's audio): its size and type,
+/// and the rights under which its bytes are served. `rights` is the file's: `open` (served),
+/// `credit` (served with `credit`), `link` (not served: held elsewhere, only linked), `preserved`
+/// (kept, not served); an item holding a file without it is `preserved`. `rightsGiven` is what the
+/// uploader said (`unsure` files are preserved until a steward decides).
+fn add_file_facts(properties: &mut Value) {
+    properties["bytes"] = json!({ "type": "integer", "minimum": 1, "maximum": 1_073_741_824u64 });
+    properties["mime"] = json!({ "type": "string", "maxLength": 100, "pattern": "^[a-z]+/[a-z0-9.+-]+$" });
+    properties["rights"] = one_of(&["open", "credit", "link", "preserved"]);
+    properties["credit"] = json!({ "type": "string", "minLength": 1, "maxLength": 500 });
+    properties["rightsGiven"] = one_of(&["mine", "free", "public-domain", "unsure"]);
+}
+
 /// Fields of which an item must hold at least one (a contents map points at a unit, or names the
 /// words its pages hold).
 pub fn at_least_one_of(ty: ItemType) -> &'static [&'static str] {
@@ -165,7 +178,12 @@ pub fn kind(ty: ItemType) -> Kind {
         },
         ItemType::Publication => Kind {
             properties: json!({
-                "kind": one_of(&["volume", "kovetz", "issue", "booklet", "teshura"]),
+                "kind": one_of(&["volume", "kovetz", "issue", "booklet", "teshura", "document", "hanacha"]),
+                "event": {
+                    "description": "the event a hanacha (or a teshura's simcha) is of",
+                    "$ref": "#/$defs/id"
+                },
+                "hanachaKind": one_of(&["bilti-mugah", "mugah", "maamar", "hagahos", "hosofos", "english", "other"]),
                 "title": def("name"),
                 "work": id(),
                 "publisher": { "type": "string" },
@@ -182,8 +200,8 @@ pub fn kind(ty: ItemType) -> Kind {
             required: &["kind", "title"],
             body: true,
         },
-        ItemType::Scan => Kind {
-            properties: json!({
+        ItemType::Scan => {
+            let mut properties = json!({
                 "publication": id(),
                 "file": def("sha256"),
                 "completeness": one_of(&["complete", "partial"]),
@@ -192,11 +210,49 @@ pub fn kind(ty: ItemType) -> Kind {
                     "description": "how many pages the PDF has",
                     "type": "integer", "minimum": 1, "maximum": 100000
                 },
-                "pageLabels": { "type": "array", "items": { "type": "string" } }
-            }),
-            required: &["publication", "file"],
-            body: false,
-        },
+                "pageLabels": { "type": "array", "items": { "type": "string" } },
+                "drive": {
+                    "description": "the id of a copy of this PDF on an external file host (GET /v1/page-fixes/drive/{id})",
+                    "type": "string", "pattern": "^[A-Za-z0-9_-]{10,100}$"
+                },
+                "pageFix": {
+                    "description": "what the PDF needs to read straight: pages to turn (each a PDF matrix) and the box a reading copy is cut to",
+                    "type": "object",
+                    "properties": {
+                        "turns": {
+                            "type": "array", "maxItems": 5000,
+                            "items": {
+                                "type": "object",
+                                "properties": {
+                                    "page": def("page"),
+                                    "matrix": {
+                                        "type": "array", "items": { "type": "number" },
+                                        "minItems": 6, "maxItems": 6
+                                    }
+                                },
+                                "required": ["page", "matrix"],
+                                "additionalProperties": false
+                            }
+                        },
+                        "crop": {
+                            "type": "array", "items": { "type": "number" },
+                            "minItems": 4, "maxItems": 4
+                        }
+                    },
+                    "additionalProperties": false
+                },
+                "readingCopy": {
+                    "description": "a held PDF to open instead of this one (already turned and cut)",
+                    "$ref": "#/$defs/sha256"
+                }
+            });
+            add_file_facts(&mut properties);
+            Kind {
+                properties,
+                required: &["publication", "file"],
+                body: false,
+            }
+        }
         ItemType::ContentsMap => Kind {
             properties: json!({
                 "publication": id(),
@@ -307,18 +363,22 @@ pub fn kind(ty: ItemType) -> Kind {
             required: &["text", "order", "kind", "content"],
             body: false,
         },
-        ItemType::Recording => Kind {
-            properties: json!({
+        ItemType::Recording => {
+            let mut properties = json!({
                 "event": id(),
                 "file": def("sha256"),
                 "url": def("url"),
                 "durationMs": def("millis"),
                 "part": { "type": ["integer", "string"] },
                 "videos": { "type": "array", "items": def("url") }
-            }),
-            required: &["event"],
-            body: true,
-        },
+            });
+            add_file_facts(&mut properties);
+            Kind {
+                properties,
+                required: &["event"],
+                body: true,
+            }
+        }
         ItemType::Alignment => Kind {
             properties: json!({
                 "recording": id(),

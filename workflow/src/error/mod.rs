@@ -9,11 +9,13 @@
 //! - `input`: lengths and counts out of bounds ([`Limit`]) and values outside a vocabulary
 //!   ([`Vocabulary`]), 400.
 //! - `words`: a words change that cannot be read ([`BadWords`], 400).
+//! - `files`: uploads, served bytes, takedowns and family requests ([`FileRefusal`]).
 //! - `scan_text`: a scan's text, its lines, proofreading and OCR ([`ScanTextRefusal`]).
 //! - `sync`: a transcript fix or sync request that cannot be done ([`BadSync`], 400).
 //! - `texts`: a translation, hanacha or paragraph fix that cannot be made ([`BadText`], 400).
 //! - `refusal`: every other refusal, each said once ([`Refusal`], 400 or 409).
 
+mod files;
 mod input;
 mod missing;
 mod not_allowed;
@@ -31,6 +33,7 @@ use catalog_schemas::{Id, ItemType};
 use crate::checks::Check;
 use crate::suggestions::{Status, SuggestionId};
 
+pub use files::FileRefusal;
 pub use input::{Limit, Unit, Vocabulary, Wording};
 pub use missing::Missing;
 pub use not_allowed::{Decision, NotAllowed};
@@ -100,6 +103,9 @@ pub enum Error {
     /// A words change that cannot be read or applied as asked (400).
     #[error(transparent)]
     BadWords(#[from] BadWords),
+    /// A request about files (see [`FileRefusal::class`]).
+    #[error(transparent)]
+    Files(#[from] FileRefusal),
     /// A request about a scan's text (see [`ScanTextRefusal::class`]).
     #[error(transparent)]
     ScanText(#[from] ScanTextRefusal),
@@ -190,6 +196,7 @@ impl Error {
             | Error::BadText(_) => C::BadRequest,
             Error::Refused(refusal) => refusal.class(),
             Error::ScanText(refusal) => refusal.class(),
+            Error::Files(refusal) => refusal.class(),
             Error::Identity(e) => return identity_class(e),
             Error::NotAllowed(_) => C::Forbidden,
             Error::Missing(_) => C::NotFound,

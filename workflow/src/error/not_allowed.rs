@@ -53,6 +53,8 @@ pub enum NotAllowed {
         suggestion: SuggestionId,
         decision: Decision,
     },
+    #[error("@{who} is not a steward: only stewards {what}")]
+    NotSteward { who: Handle, what: &'static str },
     #[error("@{who} is not a keeper of set {set}")]
     NotKeeper { who: Handle, set: Id },
     #[error(

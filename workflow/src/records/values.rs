@@ -166,6 +166,7 @@ stored_names!(kind: crate::suggestions::Kind [plain] {
     Restore => "restore",
     ScanText => "scan-text",
     Ocr => "ocr",
+    Upload => "upload",
 });
 
 stored_names!(post_review: crate::suggestions::PostReview [option] {

@@ -232,6 +232,17 @@ impl Issue {
         handle: Handle,
         at: Timestamp,
     ) -> Issue {
+        Issue::opened_by(id, number, Some((author, handle)), at)
+    }
+
+    /// An issue just opened, by an account or (`None`) by a reader without one.
+    pub(crate) fn opened_by(
+        id: IssueId,
+        number: ThreadNumber,
+        author: Option<(AccountId, Handle)>,
+        at: Timestamp,
+    ) -> Issue {
+        let (author, handle) = author.unzip();
         Issue {
             id,
             number,
@@ -241,8 +252,8 @@ impl Issue {
             state_reason: None,
             body: None,
             private: false,
-            author: Some(author),
-            author_handle: Some(handle),
+            author,
+            author_handle: handle,
             entity: None,
             set: None,
             labels: Vec::new(),

@@ -1,0 +1,117 @@
+//! Files: what the catalog may serve of a held file's bytes, uploads that add files as
+//! suggestions, and the holds takedowns and family requests put on bytes before any review.
+//!
+//! A file's rights come from the items holding it (the projector's `files` read model, under
+//! `catalog_schemas::file_rights`); a hold is people-state (`wf_holds`), written the moment a
+//! request arrives, so bytes stop being served at once and start again only when a steward lifts
+//! it. [`Workflow::file_served`] is the one place both are asked: `/objects`, page images,
+//! covers and IIIF manifests all go through it. The bytes themselves are `catalog-blobs`'; this
+//! module never touches them.
+
+mod holds;
+mod takedowns;
+mod uploads;
+
+use catalog_projector::FileInfo;
+use catalog_schemas::file_rights::FileRights;
+
+use crate::error::{FileRefusal, Result};
+use crate::service::Workflow;
+
+pub use holds::{Hold, HoldKind};
+pub(crate) use holds::HOLDS;
+pub use takedowns::{
+    FamilyRequest, HoldDecision, MAX_ANONYMOUS_REQUESTS_AN_HOUR, MAX_STATEMENT_CHARS,
+    MIN_STATEMENT_CHARS, Requested, Requester, TakedownRequest,
+};
+pub use uploads::{
+    MAX_UPLOAD_BYTES, MAX_UPLOADS_A_DAY, NEW_ACCOUNT_WAIT_MS, UploadPlan, UploadRequest, Uploaded,
+    UploadedFile,
+};
+
+/// Whether a file's bytes may be served now, and with which credit.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Served {
+    /// Serve them; `credit` goes in `X-Credit` when the rights ask for it.
+    Yes { info: FileInfo, credit: Option<String> },
+    /// Not served: the rights forbid it, or a hold stopped it.
+    No {
+        info: Option<FileInfo>,
+        reason: String,
+    },
+}
+
+/// Parses a sha256 as a request gives it (64 hex characters, any case) into the canonical
+/// lowercase form and its bytes.
+pub fn parse_sha256(text: &str) -> Option<(String, [u8; 32])> {
+    let lower = text.to_ascii_lowercase();
+    let bytes = catalog_projector::sha256_bytes(&lower)?;
+    Some((lower, bytes))
+}
+
+impl Workflow {
+    /// The file as the catalog describes it, with the hold on it if any.
+    pub fn file_info(&self, sha256: &[u8; 32]) -> Result<(Option<FileInfo>, Option<Hold>)> {
+        let info = self.inner.read_models.file(sha256)?;
+        let hold = self.hold_on(sha256)?;
+        Ok((info, hold))
+    }
+
+    /// Whether `sha256`'s bytes (and what is made from them) may be served now.
+    pub fn file_served(&self, sha256: &[u8; 32]) -> Result<Served> {
+        let (info, hold) = self.file_info(sha256)?;
+        Ok(decide(info, hold.as_ref(), FileRights::serves_bytes))
+    }
+
+    /// Like [`Workflow::file_served`], for a cover drawn from the file's title page: a linked
+    /// file's cover is served though its bytes are not.
+    pub fn cover_served(&self, sha256: &[u8; 32]) -> Result<Served> {
+        let (info, hold) = self.file_info(sha256)?;
+        Ok(decide(info, hold.as_ref(), FileRights::serves_cover))
+    }
+
+    /// [`Served::Yes`] or the 404 that says why not.
+    pub fn require_served(&self, sha256_hex: &str, served: Served) -> Result<Served> {
+        match served {
+            Served::No { reason, .. } => Err(FileRefusal::NotServed {
+                sha256: sha256_hex.to_owned(),
+                reason,
+            }
+            .into()),
+            yes => Ok(yes),
+        }
+    }
+}
+
+fn decide(info: Option<FileInfo>, hold: Option<&Hold>, allows: fn(FileRights) -> bool) -> Served {
+    let Some(info) = info else {
+        return Served::No {
+            info: None,
+            reason: "no item of the catalog holds this file".into(),
+        };
+    };
+    if let Some(hold) = hold {
+        return Served::No {
+            info: Some(info),
+            reason: hold.reason(),
+        };
+    }
+    if !allows(info.rights) {
+        let reason = info
+            .rights
+            .refusal()
+            .unwrap_or("the file's rights do not allow it")
+            .to_owned();
+        return Served::No {
+            info: Some(info),
+            reason,
+        };
+    }
+    let credit = (info.rights == FileRights::Credit)
+        .then(|| info.credit.clone())
+        .flatten();
+    Served::Yes { info, credit }
+}
+
+#[cfg(test)]
+mod tests;
