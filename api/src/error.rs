@@ -42,6 +42,9 @@ pub enum ApiError {
     /// The request ran past the router's time limit and was stopped.
     #[error("the request took longer than {secs} s and was stopped; try again, or ask for less")]
     TimedOut { secs: u64 },
+    /// A `Range` this server will not serve: past the end of a file of `size` bytes, or a list.
+    #[error("{message}")]
+    RangeNotSatisfiable { size: u64, message: String },
     #[error("internal: {0}")]
     Internal(String),
     #[error(transparent)]
@@ -165,6 +168,10 @@ impl ApiError {
                 message: Some(msg),
                 ..Mapped::internal()
             },
+            E::RangeNotSatisfiable { size, .. } => Mapped {
+                detail: Some(serde_json::json!({ "size": size })),
+                ..Mapped::user(StatusCode::RANGE_NOT_SATISFIABLE, "bad-request", msg)
+            },
             E::Internal(_) => Mapped::internal(),
             // Schema errors reach the API only from parsing what the client sent.
             E::Schema(_) => Mapped::user(StatusCode::BAD_REQUEST, "bad-request", msg),
@@ -219,6 +226,11 @@ impl IntoResponse for ApiError {
                 retry_after_secs, ..
             }) => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
+            }
+            ApiError::RangeNotSatisfiable { size, .. } => {
+                if let Ok(v) = HeaderValue::from_str(&format!("bytes */{size}")) {
+                    headers.insert(header::CONTENT_RANGE, v);
+                }
             }
             _ => {}
         }

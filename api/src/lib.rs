@@ -33,6 +33,7 @@
 
 /// Public only so the fuzz targets in `fuzz/` can reach the cursor parser; handlers are its users.
 pub mod cursor;
+mod derive;
 mod error;
 mod error_table;
 mod extract;

@@ -91,6 +91,9 @@ pub struct AppState {
     pub(crate) git: Option<GitServe>,
     /// The OAI-PMH repository at `/oai`, when switched on (`--oai`).
     pub(crate) oai: Option<OaiServe>,
+    /// Where file bytes and the page images made from them are kept (`catalog serve` always
+    /// gives one: the data directory, or `--objects`).
+    pub blobs: Option<catalog_blobs::Blobs>,
 }
 
 /// What the edition routes serve from.
@@ -174,7 +177,21 @@ impl AppState {
             git: None,
             oai: None,
             mirror: None,
+            blobs: None,
         }
+    }
+
+    /// Keeps file bytes in `blobs`.
+    pub fn with_blobs(mut self, blobs: catalog_blobs::Blobs) -> AppState {
+        self.blobs = Some(blobs);
+        self
+    }
+
+    /// The blob store, or the error a server without one answers.
+    pub(crate) fn blobs(&self) -> Result<&catalog_blobs::Blobs, ApiError> {
+        self.blobs
+            .as_ref()
+            .ok_or_else(|| ApiError::Internal("this server keeps no file store".into()))
     }
 
     /// This state for a mirror of the primary `status` names: reads only, lag in `/v1/stats`.

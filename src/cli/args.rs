@@ -121,6 +121,10 @@ pub struct ServeArgs {
     /// missing) when left out. Its public half is listed at /v1/mirrors.
     #[arg(long, value_name = "FILE")]
     pub signing_key: Option<PathBuf>,
+    /// Keep file bytes in an S3-compatible bucket (`s3://bucket/prefix`; credentials, region and
+    /// endpoint from the AWS_* environment) instead of DATA/objects.
+    #[arg(long, value_name = "URL")]
+    pub objects: Option<String>,
     /// Let webhooks use `http://` addresses and loopback targets (local tests only: without it
     /// only `https://` addresses that resolve to public addresses are taken).
     #[arg(long)]

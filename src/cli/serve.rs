@@ -58,6 +58,8 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
         super::editions::spawn_weekly(maker.clone())?;
     }
     let git = git_mirror(data, &a.git, &services.log)?;
+    let blobs = catalog_blobs::Blobs::open(data, a.objects.as_deref())
+        .context("cannot open the file store")?;
     let state = AppState::new(
         services.log,
         services.read_models,
@@ -66,7 +68,8 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
         services.search,
         settings,
     )
-    .with_editions(shelf, public);
+    .with_editions(shelf, public)
+    .with_blobs(blobs.clone());
     let hooks = catalog_hooks::Hooks::new(
         &state.log,
         std::sync::Arc::new(catalog_workflow::SystemClock),
@@ -93,6 +96,12 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
             editions: Some(maker),
         };
         super::control::listen(data, control);
+        // Uploads cut off by a crash left temporaries; a day old is old enough to be sure.
+        match blobs.sweep_temporaries(Duration::from_secs(86_400)).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(removed = n, "abandoned upload temporaries removed"),
+            Err(e) => tracing::warn!(error = %e, "cannot sweep upload temporaries"),
+        }
         // The deliverer starts with the server and stops with its runtime; what it had not yet
         // recorded as delivered is delivered again after a restart.
         catalog_hooks::spawn(

@@ -21,6 +21,8 @@ pub const IN_FLIGHT_WAIT: Duration = Duration::from_millis(500);
 /// The time limit of one request, by default (`--request-timeout-secs`), from its headers to
 /// its answer's headers (a streamed body is not cut).
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+/// The time limit of one upload (1 GiB at 1 MB/s takes about 18 minutes).
+pub const UPLOAD_TIME_LIMIT: Duration = Duration::from_secs(3_600);
 
 /// Holds a place among the requests in progress for the whole request, and stops it at the
 /// time limit. Past the cap the request waits at most [`IN_FLIGHT_WAIT`], then answers `429
@@ -39,7 +41,13 @@ pub async fn bounded(State(state): State<AppState>, req: Request, next: Next) ->
         }
         .into_response();
     };
-    let limit = state.settings.request_timeout;
+    // An upload's body may take long to arrive; it is bounded instead by its idle limit
+    // (`routes::files::UPLOAD_IDLE`) and its size.
+    let limit = if req.method() == axum::http::Method::POST && req.uri().path() == "/v1/uploads" {
+        UPLOAD_TIME_LIMIT
+    } else {
+        state.settings.request_timeout
+    };
     let res = match tokio::time::timeout(limit, next.run(req)).await {
         Ok(res) => res,
         Err(_) => ApiError::TimedOut {

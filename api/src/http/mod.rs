@@ -7,5 +7,6 @@ pub mod conditional;
 pub mod framing;
 pub mod guards;
 pub mod identity;
+pub mod range;
 pub mod read_only;
 pub mod spliced;

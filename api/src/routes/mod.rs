@@ -16,6 +16,7 @@ mod conversation;
 mod dates;
 mod editions;
 mod embed;
+pub(crate) mod files;
 pub(crate) mod entities;
 pub(crate) mod git;
 mod history;
@@ -46,6 +47,7 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(search::router())
         .merge(compare::router())
         .merge(scans::router())
+        .merge(files::router())
         .merge(recordings::router())
         .merge(texts::router())
         .merge(browse::router())

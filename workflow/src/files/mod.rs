@@ -12,8 +12,12 @@ mod holds;
 mod takedowns;
 mod uploads;
 
-use catalog_projector::FileInfo;
+use catalog_projector::{FileInfo, Lookup};
 use catalog_schemas::file_rights::FileRights;
+use catalog_schemas::{Id, ItemType};
+use serde_json::Value;
+
+use crate::after_merge::stored_data;
 
 use crate::error::{FileRefusal, Result};
 use crate::service::Workflow;
@@ -68,6 +72,46 @@ impl Workflow {
     pub fn cover_served(&self, sha256: &[u8; 32]) -> Result<Served> {
         let (info, hold) = self.file_info(sha256)?;
         Ok(decide(info, hold.as_ref(), FileRights::serves_cover))
+    }
+
+    /// The first of a file's items with their paths, where the file came from (what its first
+    /// item's uploader said of its rights), and the covers people chose from it.
+    #[allow(clippy::type_complexity)]
+    pub fn file_users(
+        &self,
+        sha256: &[u8; 32],
+        first: &[(Id, ItemType)],
+        limit: usize,
+    ) -> Result<(Vec<(Id, ItemType, Option<String>)>, Value, Vec<(Id, u32)>)> {
+        let ids: Vec<Id> = first.iter().take(limit).map(|(id, _)| *id).collect();
+        let items = self.inner.read_models.items(&ids)?;
+        let mut origin = serde_json::json!({});
+        if let Some(item) = items.first() {
+            let data = stored_data(item)?;
+            origin = serde_json::json!({
+                "item": item.id.to_string(),
+                "rightsGiven": data.get("rightsGiven").cloned().unwrap_or(Value::Null),
+            });
+        }
+        let users = items.iter().map(|i| (i.id, i.ty, i.path.clone())).collect();
+        let covers = self.inner.read_models.covers_from(sha256, limit)?;
+        Ok((users, origin, covers))
+    }
+
+    /// The `pageFix` the first scan holding a file gives, if any.
+    pub fn page_fix_of(&self, first: &[(Id, ItemType)]) -> Result<Option<Value>> {
+        for (id, ty) in first {
+            if *ty != ItemType::Scan {
+                continue;
+            }
+            if let Lookup::Found(item) = self.inner.read_models.item(*id)? {
+                let data = stored_data(&item)?;
+                if let Some(fix) = data.get("pageFix") {
+                    return Ok(Some(fix.clone()));
+                }
+            }
+        }
+        Ok(None)
     }
 
     /// [`Served::Yes`] or the 404 that says why not.

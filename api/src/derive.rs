@@ -1,0 +1,171 @@
+//! What is made from a held PDF, in the background once its bytes arrive: a page image
+//! (`IMAGE_WIDTH` px wide) and a thumbnail of every page, a page hash and ink share of each
+//! (for `/similar` and the title-page guess), and the title-page guess itself. Everything is
+//! kept in the blob store beside the bytes (`derived/<sha256>/…`), with `info.json` written last:
+//! a file has derivations exactly when its `info.json` is there, so a crash half way leaves
+//! nothing that claims to be done, and the next upload of the same bytes makes them again.
+//! Derivations are a cache of the bytes (made again from them at will), never catalog data.
+
+use catalog_blobs::{Blobs, Sha256};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// Page images' width in pixels: enough to read a printed page on a large screen.
+pub const IMAGE_WIDTH: u32 = 1_200;
+/// Thumbnails' width in pixels.
+pub const THUMB_WIDTH: u32 = 200;
+/// Pages whose hashes are kept for finding alike files (a file's first pages tell it).
+pub const HASHED_PAGES: u32 = 50;
+const INFO: &str = "info.json";
+
+/// What was made from one file, as kept in `derived/<sha256>/info.json`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Derived {
+    pub pages: u32,
+    /// Each page image's width and height, in page order.
+    pub images: Vec<(u32, u32)>,
+    pub thumbs: Vec<(u32, u32)>,
+    /// The first [`HASHED_PAGES`] pages' difference hashes.
+    pub hashes: Vec<u64>,
+    pub title: Option<(u32, Vec<String>)>,
+}
+
+/// One kind of thing made from a file.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Derivation {
+    /// page-images or thumbnails.
+    kind: &'static str,
+    count: u32,
+    width: u32,
+    /// Where page N is: replace `{page}`.
+    url: String,
+}
+
+/// An item named in a file's answers.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ItemRef {
+    pub id: String,
+    #[serde(rename = "type")]
+    pub ty: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+}
+
+impl Derived {
+    pub fn page_images(&self) -> u32 {
+        self.images.len() as u32
+    }
+
+    pub fn derivations_of(&self, hex: &str) -> Vec<Derivation> {
+        vec![
+            Derivation {
+                kind: "page-images",
+                count: self.images.len() as u32,
+                width: IMAGE_WIDTH,
+                url: format!("/objects/{hex}/pages/{{page}}.jpg"),
+            },
+            Derivation {
+                kind: "thumbnails",
+                count: self.thumbs.len() as u32,
+                width: THUMB_WIDTH,
+                url: format!("/objects/{hex}/thumbs/{{page}}.jpg"),
+            },
+        ]
+    }
+
+    pub fn measured(&self) -> serde_json::Value {
+        serde_json::json!({ "pages": self.pages, "pageHashes": self.hashes.len() })
+    }
+
+    pub fn title_guess(&self) -> Option<(u32, Vec<String>)> {
+        self.title.clone()
+    }
+}
+
+/// A file's derivations, when made.
+pub async fn derived(state: &AppState, sha: &[u8; 32]) -> Result<Option<Derived>, ApiError> {
+    let Some(blobs) = state.blobs.as_ref() else {
+        return Ok(None);
+    };
+    read(blobs, &Sha256::from_bytes(*sha)).await
+}
+
+async fn read(blobs: &Blobs, sha: &Sha256) -> Result<Option<Derived>, ApiError> {
+    let Some(bytes) = blobs
+        .read_derived(sha, INFO)
+        .await
+        .map_err(crate::routes::files::blob_error)?
+    else {
+        return Ok(None);
+    };
+    serde_json::from_slice(&bytes)
+        .map(Some)
+        .map_err(|e| ApiError::Internal(format!("derivations of {sha}: {e}")))
+}
+
+/// Makes a PDF's derivations on a blocking thread, unless they are made already. Failures are
+/// logged: a PDF poppler cannot read has no page images, and says so by having none.
+pub fn spawn(blobs: Blobs, sha: Sha256) {
+    let handle = tokio::runtime::Handle::current();
+    tokio::task::spawn_blocking(move || {
+        if let Err(e) = make(&handle, &blobs, &sha) {
+            tracing::warn!(%sha, error = %e, "page images not made");
+        }
+    });
+}
+
+fn make(handle: &tokio::runtime::Handle, blobs: &Blobs, sha: &Sha256) -> anyhow_lite::Result {
+    if handle.block_on(read(blobs, sha)).ok().flatten().is_some() {
+        return Ok(());
+    }
+    let dir = tempfile::tempdir()?;
+    let copy = handle.block_on(blobs.local_copy(sha, dir.path()))?;
+    let path = copy.path();
+    let info = catalog_pdf::info(path)?;
+    let mut images = Vec::with_capacity(info.pages as usize);
+    let mut thumbs = Vec::with_capacity(info.pages as usize);
+    for (width, out, prefix) in [(IMAGE_WIDTH, &mut images, "p"), (THUMB_WIDTH, &mut thumbs, "t")] {
+        catalog_pdf::render(path, 1, info.pages, width, |page| {
+            out.push((page.width, page.height));
+            let name = format!("{prefix}{}.jpg", page.page);
+            handle.block_on(blobs.put_derived(sha, &name, page.jpeg.into()))
+        })
+        .map_err(|e| anyhow_lite::Error(e.to_string()))?;
+    }
+    let looks = catalog_pdf::looks(path, 1, info.pages.min(HASHED_PAGES))?;
+    let title = catalog_pdf::guess_title_page(&looks).map(|g| (g.page, g.reasons));
+    let derived = Derived {
+        pages: info.pages,
+        images,
+        thumbs,
+        hashes: looks.iter().map(|l| l.hash).collect(),
+        title,
+    };
+    let bytes = serde_json::to_vec(&derived).map_err(|e| anyhow_lite::Error(e.to_string()))?;
+    handle.block_on(blobs.put_derived(sha, INFO, bytes.into()))?;
+    tracing::info!(%sha, pages = info.pages, "page images made");
+    Ok(())
+}
+
+/// The one error type of the background work: a message, logged.
+mod anyhow_lite {
+    #[derive(Debug)]
+    pub struct Error(pub String);
+    pub type Result = std::result::Result<(), Error>;
+
+    impl std::fmt::Display for Error {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(&self.0)
+        }
+    }
+
+    impl<E: std::error::Error> From<E> for Error {
+        fn from(e: E) -> Error {
+            Error(e.to_string())
+        }
+    }
+}
