@@ -26,6 +26,7 @@ mod lookup;
 pub(crate) mod mcp;
 pub(crate) mod oai;
 mod organize;
+mod pages;
 mod recordings;
 mod restore;
 mod scans;
@@ -48,6 +49,7 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(compare::router())
         .merge(scans::router())
         .merge(files::router())
+        .merge(pages::router())
         .merge(recordings::router())
         .merge(texts::router())
         .merge(browse::router())
