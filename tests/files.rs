@@ -219,7 +219,8 @@ async fn a_takedown_stops_the_bytes_and_page_images_until_a_steward_lifts_it() {
     anon.get(&format!("/objects/{sha}/pages/1.jpg")).await.expect_error(404, "not-found");
     anon.get(&format!("/manifests/iiif/{scan}.json")).await.expect_error(404, "not-found");
     // The request is a private rights issue: stewards read it, others do not.
-    let issue = s().steward().get_json(&format!("/v1/issues/{number}")).await;
+    let thread = s().steward().get_json(&format!("/v1/issues/{number}")).await;
+    let issue = &thread["issue"];
     assert_eq!(issue["type"], "rights");
     assert_eq!(issue["private"], true);
     assert_eq!(issue["author"], Value::Null);

@@ -27,6 +27,10 @@ const NOT_JSON: &[&str] = &[
     "text/xml",
     "application/x-ndjson",
     "text/event-stream",
+    // Files' bytes, page images and IIIF manifests (JSON-LD, checked by the IIIF validator).
+    "application/pdf",
+    "image/jpeg",
+    "application/ld+json",
 ];
 
 /// The served document and the validators built from it so far.
