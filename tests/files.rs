@@ -39,7 +39,14 @@ fn pdf(seed: &str, pages: usize) -> Vec<u8> {
         let text = format!("ליקוטי שיחות {seed}\nחלק {n}\nLikkutei Sichos {seed}, page {n}");
         run(
             "pango-view",
-            &["--no-display", "--font=DejaVu Sans 28", "--rtl", &format!("--text={text}"), "--output", out.to_str().unwrap()],
+            &[
+                "--no-display",
+                "--font=DejaVu Sans 28",
+                "--rtl",
+                &format!("--text={text}"),
+                "--output",
+                out.to_str().unwrap(),
+            ],
             None,
         );
         parts.push(out);
@@ -70,8 +77,14 @@ fn sha256_hex(bytes: &[u8]) -> String {
     hex
 }
 
-async fn upload(api: &common::http::Api, query: &str, content_type: &str, body: Vec<u8>) -> common::http::Reply {
-    api.post_raw(&format!("/v1/uploads?{query}"), content_type, body).await
+async fn upload(
+    api: &common::http::Api,
+    query: &str,
+    content_type: &str,
+    body: Vec<u8>,
+) -> common::http::Reply {
+    api.post_raw(&format!("/v1/uploads?{query}"), content_type, body)
+        .await
 }
 
 async fn uploaded_document(seed: &str, rights: &str) -> (String, Vec<u8>, Value) {
@@ -85,13 +98,21 @@ async fn uploaded_document(seed: &str, rights: &str) -> (String, Vec<u8>, Value)
     .await
     .expect(201);
     let answer = reply.json();
-    (answer["file"]["sha256"].as_str().unwrap().to_owned(), bytes, answer)
+    (
+        answer["file"]["sha256"].as_str().unwrap().to_owned(),
+        bytes,
+        answer,
+    )
 }
 
 #[tokio::test]
 async fn an_uploaded_pdf_is_served_whole_and_by_range() {
     let (sha, bytes, answer) = uploaded_document("ranges", "mine").await;
-    assert_eq!(sha, sha256_hex(&bytes), "the name is the sha256 of the bytes");
+    assert_eq!(
+        sha,
+        sha256_hex(&bytes),
+        "the name is the sha256 of the bytes"
+    );
     assert_eq!(answer["file"]["bytes"], bytes.len() as u64);
     assert_eq!(answer["suggestion"]["status"], "merged", "{answer}");
     assert_eq!(answer["items"][0]["type"], "scan");
@@ -101,33 +122,74 @@ async fn an_uploaded_pdf_is_served_whole_and_by_range() {
     assert_eq!(whole.header("etag").unwrap(), format!("\"{sha}\""));
     assert_eq!(whole.header("accept-ranges").as_deref(), Some("bytes"));
     assert!(whole.header("cache-control").unwrap().contains("immutable"));
-    assert_eq!(whole.header("content-type").as_deref(), Some("application/pdf"));
+    assert_eq!(
+        whole.header("content-type").as_deref(),
+        Some("application/pdf")
+    );
     let len = bytes.len();
 
-    let first = anon.get_with(&format!("/objects/{sha}"), &[("range", "bytes=0-4")]).await.expect(206);
+    let first = anon
+        .get_with(&format!("/objects/{sha}"), &[("range", "bytes=0-4")])
+        .await
+        .expect(206);
     assert_eq!(first.body, b"%PDF-");
-    assert_eq!(first.header("content-range").unwrap(), format!("bytes 0-4/{len}"));
-    let last = anon.get_with(&format!("/objects/{sha}"), &[("range", "bytes=-3")]).await.expect(206);
+    assert_eq!(
+        first.header("content-range").unwrap(),
+        format!("bytes 0-4/{len}")
+    );
+    let last = anon
+        .get_with(&format!("/objects/{sha}"), &[("range", "bytes=-3")])
+        .await
+        .expect(206);
     assert_eq!(last.body, &bytes[len - 3..]);
     let end = anon
-        .get_with(&format!("/objects/{sha}"), &[("range", &format!("bytes={}-", len - 1))])
+        .get_with(
+            &format!("/objects/{sha}"),
+            &[("range", &format!("bytes={}-", len - 1))],
+        )
         .await
         .expect(206);
     assert_eq!(end.body, &bytes[len - 1..]);
-    let past = anon.get_with(&format!("/objects/{sha}"), &[("range", &format!("bytes={len}-"))]).await;
+    let past = anon
+        .get_with(
+            &format!("/objects/{sha}"),
+            &[("range", &format!("bytes={len}-"))],
+        )
+        .await;
     past.expect_error(416, "bad-request");
-    assert_eq!(past.header("content-range").unwrap(), format!("bytes */{len}"));
-    let several = anon.get_with(&format!("/objects/{sha}"), &[("range", "bytes=0-1,4-5")]).await;
-    assert!(several.expect_error(416, "bad-request").contains("one range"));
+    assert_eq!(
+        past.header("content-range").unwrap(),
+        format!("bytes */{len}")
+    );
+    let several = anon
+        .get_with(&format!("/objects/{sha}"), &[("range", "bytes=0-1,4-5")])
+        .await;
+    assert!(
+        several
+            .expect_error(416, "bad-request")
+            .contains("one range")
+    );
     // A Range behind a stale If-Range gets the whole file.
     let stale = anon
-        .get_with(&format!("/objects/{sha}"), &[("range", "bytes=0-1"), ("if-range", "\"other\"")])
+        .get_with(
+            &format!("/objects/{sha}"),
+            &[("range", "bytes=0-1"), ("if-range", "\"other\"")],
+        )
         .await
         .expect(200);
     assert_eq!(stale.body.len(), len);
-    anon.get_with(&format!("/objects/{sha}"), &[("if-none-match", &format!("\"{sha}\""))]).await.expect(304);
-    anon.get(&format!("/objects/{}", "0".repeat(64))).await.expect_error(404, "not-found");
-    anon.get("/objects/not-a-hash").await.expect_error(400, "bad-request");
+    anon.get_with(
+        &format!("/objects/{sha}"),
+        &[("if-none-match", &format!("\"{sha}\""))],
+    )
+    .await
+    .expect(304);
+    anon.get(&format!("/objects/{}", "0".repeat(64)))
+        .await
+        .expect_error(404, "not-found");
+    anon.get("/objects/not-a-hash")
+        .await
+        .expect_error(400, "bad-request");
 
     let file = anon.get_json(&format!("/v1/files/{sha}")).await;
     assert_eq!(file["rights"], "open");
@@ -156,25 +218,38 @@ async fn page_images_and_an_iiif_manifest_are_made_from_a_served_pdf() {
     assert_eq!(pages["pages"], 3);
     assert_eq!(pages["images"].as_array().unwrap().len(), 3);
     assert_eq!(pages["images"][0]["image"]["width"], 1200);
-    let image = anon.get(pages["images"][1]["image"]["url"].as_str().unwrap()).await.expect(200);
+    let image = anon
+        .get(pages["images"][1]["image"]["url"].as_str().unwrap())
+        .await
+        .expect(200);
     assert!(image.body.starts_with(&[0xFF, 0xD8]), "a JPEG");
     assert_eq!(image.header("content-type").as_deref(), Some("image/jpeg"));
     let file = anon.get_json(&format!("/v1/files/{sha}")).await;
     assert_eq!(file["pageImages"], 3);
 
-    let manifest = anon.get(&format!("/manifests/iiif/{scan}.json")).await.expect(200);
+    let manifest = anon
+        .get(&format!("/manifests/iiif/{scan}.json"))
+        .await
+        .expect(200);
     let m: Value = manifest.json();
     assert_eq!(m["viewingDirection"], "right-to-left");
     assert_eq!(m["items"].as_array().unwrap().len(), 3);
     assert_eq!(m["rendering"][0]["format"], "application/pdf");
-    assert!(m.get("requiredStatement").is_none(), "open rights ask for no credit");
+    assert!(
+        m.get("requiredStatement").is_none(),
+        "open rights ask for no credit"
+    );
     let python = python_with("catalog-iiif", &["iiif-prezi3==3.1.1"], "iiif_prezi3");
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("manifest.json");
     std::fs::write(&path, &manifest.body).unwrap();
     run(
         &python,
-        &["-c", "import json,sys\nfrom iiif_prezi3 import Manifest\nd=json.load(open(sys.argv[1]))\nb=json.loads(Manifest(**d).jsonld())\nassert b==d, 'changed by the models'", path.to_str().unwrap()],
+        &[
+            "-c",
+            "import json,sys\nfrom iiif_prezi3 import Manifest\nd=json.load(open(sys.argv[1]))\nb=json.loads(Manifest(**d).jsonld())\nassert b==d, 'changed by the models'",
+            path.to_str().unwrap(),
+        ],
         None,
     );
 }
@@ -185,7 +260,12 @@ async fn unsure_rights_keep_a_file_and_do_not_serve_it() {
     let anon = s().anon();
     let refused = anon.get(&format!("/objects/{sha}")).await;
     assert!(refused.expect_error(404, "not-found").contains("preserved"));
-    assert!(refused.json()["detail"]["reason"].as_str().unwrap().contains("preserved"));
+    assert!(
+        refused.json()["detail"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("preserved")
+    );
     let file = anon.get_json(&format!("/v1/files/{sha}")).await;
     assert_eq!(file["rights"], "preserved");
     assert_eq!(file["url"], Value::Null);
@@ -205,21 +285,36 @@ async fn a_takedown_stops_the_bytes_and_page_images_until_a_steward_lifts_it() {
     let body = json!({ "target": format!("https://catalog.example/objects/{sha}"), "name": "A. Holder",
         "email": "holder@example.org", "relation": "rights-holder", "statement": "I hold the rights to this printing." });
     // Without an account, a captcha is needed.
-    anon.post("/v1/takedowns", &body).await.expect_error(403, "forbidden");
+    anon.post("/v1/takedowns", &body)
+        .await
+        .expect_error(403, "forbidden");
     anon.get(&format!("/objects/{sha}")).await.expect(200);
     let mut with_captcha = body.clone();
     with_captcha["captcha"] = json!("solved");
     let short = json!({ "target": sha, "name": "x", "email": "x@y", "relation": "other", "statement": "too short", "captcha": "c" });
-    anon.post("/v1/takedowns", &short).await.expect_error(400, "bad-request");
-    let filed = anon.post("/v1/takedowns", &with_captcha).await.expect(201).json();
+    anon.post("/v1/takedowns", &short)
+        .await
+        .expect_error(400, "bad-request");
+    let filed = anon
+        .post("/v1/takedowns", &with_captcha)
+        .await
+        .expect(201)
+        .json();
     assert_eq!(filed["files"][0], sha.as_str());
     let number = filed["number"].as_u64().unwrap();
     let refused = anon.get(&format!("/objects/{sha}")).await;
     assert!(refused.expect_error(404, "not-found").contains("takedown"));
-    anon.get(&format!("/objects/{sha}/pages/1.jpg")).await.expect_error(404, "not-found");
-    anon.get(&format!("/manifests/iiif/{scan}.json")).await.expect_error(404, "not-found");
+    anon.get(&format!("/objects/{sha}/pages/1.jpg"))
+        .await
+        .expect_error(404, "not-found");
+    anon.get(&format!("/manifests/iiif/{scan}.json"))
+        .await
+        .expect_error(404, "not-found");
     // The request is a private rights issue: stewards read it, others do not.
-    let thread = s().steward().get_json(&format!("/v1/issues/{number}")).await;
+    let thread = s()
+        .steward()
+        .get_json(&format!("/v1/issues/{number}"))
+        .await;
     let issue = &thread["issue"];
     assert_eq!(issue["type"], "rights");
     assert_eq!(issue["private"], true);
@@ -227,24 +322,37 @@ async fn a_takedown_stops_the_bytes_and_page_images_until_a_steward_lifts_it() {
     anon.get(&format!("/v1/issues/{number}")).await.expect(404);
     // Only a steward decides.
     s().token("trusted")
-        .post(&format!("/v1/admin/takedowns/{number}"), &json!({ "decision": "lift" }))
+        .post(
+            &format!("/v1/admin/takedowns/{number}"),
+            &json!({ "decision": "lift" }),
+        )
         .await
         .expect_error(403, "forbidden");
     s().steward()
-        .post(&format!("/v1/admin/takedowns/{number}"), &json!({ "decision": "lift" }))
+        .post(
+            &format!("/v1/admin/takedowns/{number}"),
+            &json!({ "decision": "lift" }),
+        )
         .await
         .expect(200);
     anon.get(&format!("/objects/{sha}")).await.expect(200);
-    anon.get(&format!("/objects/{sha}/pages/1.jpg")).await.expect(200);
+    anon.get(&format!("/objects/{sha}/pages/1.jpg"))
+        .await
+        .expect(200);
 }
 
 #[tokio::test]
 async fn a_family_request_stops_a_teshuras_scans() {
     let bytes = pdf("teshura", 2);
-    let answer = upload(&s().steward(), "what=scan&as=teshura&title=Teshura+5784&rights=mine", "application/pdf", bytes)
-        .await
-        .expect(201)
-        .json();
+    let answer = upload(
+        &s().steward(),
+        "what=scan&as=teshura&title=Teshura+5784&rights=mine",
+        "application/pdf",
+        bytes,
+    )
+    .await
+    .expect(201)
+    .json();
     let sha = answer["file"]["sha256"].as_str().unwrap().to_owned();
     let publication = answer["items"]
         .as_array()
@@ -258,13 +366,24 @@ async fn a_family_request_stops_a_teshuras_scans() {
     let anon = s().anon();
     anon.get(&format!("/objects/{sha}")).await.expect(200);
     let scan = answer["items"][0]["id"].as_str().unwrap();
-    anon.post(&format!("/v1/teshuros/{scan}/family-request"), &json!({ "captcha": "c" }))
-        .await
-        .expect_error(400, "bad-request");
-    anon.post(&format!("/v1/teshuros/{publication}/family-request"), &json!({ "relation": "grandson", "captcha": "c" }))
-        .await
-        .expect(201);
-    assert!(anon.get(&format!("/objects/{sha}")).await.expect_error(404, "not-found").contains("family"));
+    anon.post(
+        &format!("/v1/teshuros/{scan}/family-request"),
+        &json!({ "captcha": "c" }),
+    )
+    .await
+    .expect_error(400, "bad-request");
+    anon.post(
+        &format!("/v1/teshuros/{publication}/family-request"),
+        &json!({ "relation": "grandson", "captcha": "c" }),
+    )
+    .await
+    .expect(201);
+    assert!(
+        anon.get(&format!("/objects/{sha}"))
+            .await
+            .expect_error(404, "not-found")
+            .contains("family")
+    );
 }
 
 #[tokio::test]
@@ -273,38 +392,113 @@ async fn uploads_that_cannot_be_taken_are_refused_and_store_nothing() {
     let before = common::flow::head(&steward).await;
     let pdf_bytes = b"%PDF-1.4\n%%EOF\n".to_vec();
     let cases: [(&str, &str, Vec<u8>, u16, &str); 6] = [
-        ("title=x&rights=mine", "application/pdf", pdf_bytes.clone(), 400, "what"),
-        ("what=document&title=x", "application/pdf", pdf_bytes.clone(), 400, "rights"),
-        ("what=document&title=x&rights=maybe", "application/pdf", pdf_bytes.clone(), 400, "rights"),
-        ("what=document&title=x&rights=mine", "text/plain", pdf_bytes.clone(), 400, "Content-Type"),
-        ("what=document&title=x&rights=mine", "application/pdf", b"<html>not a pdf</html>".to_vec(), 400, "body"),
-        ("what=document&rights=mine", "application/pdf", pdf_bytes.clone(), 400, "title"),
+        (
+            "title=x&rights=mine",
+            "application/pdf",
+            pdf_bytes.clone(),
+            400,
+            "what",
+        ),
+        (
+            "what=document&title=x",
+            "application/pdf",
+            pdf_bytes.clone(),
+            400,
+            "rights",
+        ),
+        (
+            "what=document&title=x&rights=maybe",
+            "application/pdf",
+            pdf_bytes.clone(),
+            400,
+            "rights",
+        ),
+        (
+            "what=document&title=x&rights=mine",
+            "text/plain",
+            pdf_bytes.clone(),
+            400,
+            "Content-Type",
+        ),
+        (
+            "what=document&title=x&rights=mine",
+            "application/pdf",
+            b"<html>not a pdf</html>".to_vec(),
+            400,
+            "body",
+        ),
+        (
+            "what=document&rights=mine",
+            "application/pdf",
+            pdf_bytes.clone(),
+            400,
+            "title",
+        ),
     ];
     for (query, content_type, body, status, field) in cases {
         let reply = upload(&steward, query, content_type, body).await;
         reply.expect_error(status, "bad-request");
         assert_eq!(reply.json()["detail"]["field"], field, "{query}");
     }
-    upload(&steward, "what=document&title=x&rights=mine&colour=red", "application/pdf", pdf_bytes.clone())
-        .await
-        .expect_error(400, "bad-request");
-    upload(&steward, "what=recording&rights=mine&for=cat-00000000", "audio/mpeg", b"ID3\x04aaaaaaaaaaaa".to_vec())
-        .await
-        .expect(404);
+    upload(
+        &steward,
+        "what=document&title=x&rights=mine&colour=red",
+        "application/pdf",
+        pdf_bytes.clone(),
+    )
+    .await
+    .expect_error(400, "bad-request");
+    upload(
+        &steward,
+        "what=recording&rights=mine&for=cat-00000000",
+        "audio/mpeg",
+        b"ID3\x04aaaaaaaaaaaa".to_vec(),
+    )
+    .await
+    .expect(404);
     // A new account waits a day; a read-only token may not upload at all.
-    let newcomer = upload(&s().token("newcomer"), "what=document&title=x&rights=mine", "application/pdf", pdf_bytes.clone()).await;
-    assert!(newcomer.expect_error(403, "forbidden").contains("younger than a day"));
-    upload(&s().token("reader"), "what=document&title=x&rights=mine", "application/pdf", pdf_bytes.clone())
-        .await
-        .expect_error(403, "forbidden");
-    s().anon().post_raw("/v1/uploads?what=document&title=x&rights=mine", "application/pdf", pdf_bytes.clone())
+    let newcomer = upload(
+        &s().token("newcomer"),
+        "what=document&title=x&rights=mine",
+        "application/pdf",
+        pdf_bytes.clone(),
+    )
+    .await;
+    assert!(
+        newcomer
+            .expect_error(403, "forbidden")
+            .contains("younger than a day")
+    );
+    upload(
+        &s().token("reader"),
+        "what=document&title=x&rights=mine",
+        "application/pdf",
+        pdf_bytes.clone(),
+    )
+    .await
+    .expect_error(403, "forbidden");
+    s().anon()
+        .post_raw(
+            "/v1/uploads?what=document&title=x&rights=mine",
+            "application/pdf",
+            pdf_bytes.clone(),
+        )
         .await
         .expect_error(401, "unauthorized");
-    assert_eq!(common::flow::head(&steward).await, before, "nothing was written");
+    assert_eq!(
+        common::flow::head(&steward).await,
+        before,
+        "nothing was written"
+    );
     // A trusted person need not wait; their upload waits for review.
-    let trusted = upload(&s().token("trusted"), "what=document&title=Trusted&rights=mine", "application/pdf", pdf("trusted", 1))
-        .await
-        .expect(201)
-        .json();
+    let trusted = upload(
+        &s().token("trusted"),
+        "what=document&title=Trusted&rights=mine",
+        "application/pdf",
+        pdf("trusted", 1),
+    )
+    .await
+    .expect(201)
+    .json();
     assert_eq!(trusted["suggestion"]["status"], "open");
 }

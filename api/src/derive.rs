@@ -128,7 +128,10 @@ fn make(handle: &tokio::runtime::Handle, blobs: &Blobs, sha: &Sha256) -> anyhow_
     let info = catalog_pdf::info(path)?;
     let mut images = Vec::with_capacity(info.pages as usize);
     let mut thumbs = Vec::with_capacity(info.pages as usize);
-    for (width, out, prefix) in [(IMAGE_WIDTH, &mut images, "p"), (THUMB_WIDTH, &mut thumbs, "t")] {
+    for (width, out, prefix) in [
+        (IMAGE_WIDTH, &mut images, "p"),
+        (THUMB_WIDTH, &mut thumbs, "t"),
+    ] {
         catalog_pdf::render(path, 1, info.pages, width, |page| {
             out.push((page.width, page.height));
             let name = format!("{prefix}{}.jpg", page.page);

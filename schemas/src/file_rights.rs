@@ -154,7 +154,10 @@ mod tests {
     #[test]
     fn an_uploaders_statement_maps_to_file_rights() {
         assert_eq!(FileRights::from_given("mine"), Some(FileRights::Open));
-        assert_eq!(FileRights::from_given("unsure"), Some(FileRights::Preserved));
+        assert_eq!(
+            FileRights::from_given("unsure"),
+            Some(FileRights::Preserved)
+        );
         assert_eq!(FileRights::from_given("maybe"), None);
     }
 

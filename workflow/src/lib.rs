@@ -126,14 +126,14 @@ pub use discussion::issues::{
 };
 pub use discussion::threads::{Thread, ThreadKind, ThreadRef, ThreadState};
 pub use error::{
-    Act, BadSync, BadText, BadWords, Conflict, Decision, Error, FileRefusal, Limit, Missing, NotAllowed,
-    Refusal, Result, ScanTextRefusal, Unit, UserClass, Vocabulary, Wording,
+    Act, BadSync, BadText, BadWords, Conflict, Decision, Error, FileRefusal, Limit, Missing,
+    NotAllowed, Refusal, Result, ScanTextRefusal, Unit, UserClass, Vocabulary, Wording,
 };
 pub use files::{
-    FamilyRequest, Hold, HoldDecision, HoldKind, MAX_ANONYMOUS_REQUESTS_AN_HOUR, MAX_STATEMENT_CHARS,
-    MAX_UPLOAD_BYTES, MAX_UPLOADS_A_DAY, MIN_STATEMENT_CHARS, NEW_ACCOUNT_WAIT_MS, Requested,
-    Requester, Served, TakedownRequest, UploadPlan, UploadRequest, Uploaded, UploadedFile,
-    parse_sha256,
+    FamilyRequest, Hold, HoldDecision, HoldKind, MAX_ANONYMOUS_REQUESTS_AN_HOUR,
+    MAX_STATEMENT_CHARS, MAX_UPLOAD_BYTES, MAX_UPLOADS_A_DAY, MIN_STATEMENT_CHARS,
+    NEW_ACCOUNT_WAIT_MS, Requested, Requester, Served, TakedownRequest, UploadPlan, UploadRequest,
+    Uploaded, UploadedFile, parse_sha256,
 };
 pub use limits::{MAX_BOT_SUGGESTION_ITEMS, MAX_DATA_DEPTH, MAX_SUGGESTION_ITEMS};
 pub use listing::{ListFilter, Listed, StateCounts, StateFilter, SuggestionPage};

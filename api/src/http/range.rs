@@ -94,7 +94,13 @@ mod tests {
         assert_eq!(wanted(Some("bytes=-0"), 10), Wanted::Unsatisfiable);
         assert_eq!(wanted(Some("bytes=0-1,4-5"), 10), Wanted::Several);
         // What does not parse is ignored.
-        for bad in ["items=0-1", "bytes=5-2", "bytes=a-b", "bytes=-", "bytes=0-1,x"] {
+        for bad in [
+            "items=0-1",
+            "bytes=5-2",
+            "bytes=a-b",
+            "bytes=-",
+            "bytes=0-1,x",
+        ] {
             assert_eq!(wanted(Some(bad), 10), Wanted::Whole, "{bad}");
         }
     }

@@ -99,7 +99,9 @@ async fn object(
         })
         .await?;
     let Served::Yes { info, credit } = served else {
-        return Err(ApiError::Internal("require_served let a refusal through".into()));
+        return Err(ApiError::Internal(
+            "require_served let a refusal through".into(),
+        ));
     };
     let blobs = state.blobs()?;
     let key = Sha256::from_bytes(bytes);
@@ -145,7 +147,10 @@ async fn object(
     if let Ok(v) = HeaderValue::from_str(mime) {
         h.insert(header::CONTENT_TYPE, v);
     }
-    h.insert(header::CONTENT_LENGTH, HeaderValue::from(wanted.end - wanted.start));
+    h.insert(
+        header::CONTENT_LENGTH,
+        HeaderValue::from(wanted.end - wanted.start),
+    );
     h.insert(header::ACCEPT_RANGES, HeaderValue::from_static("bytes"));
     if let Ok(v) = HeaderValue::from_str(&etag) {
         h.insert(header::ETAG, v);
@@ -192,7 +197,8 @@ async fn file_answer(state: &AppState, raw: &str) -> Result<(FileAnswer, FileInf
     let (info, served) = state
         .workflow_call(move |wf| Ok((wf.file_info(&bytes)?.0, wf.file_served(&bytes)?)))
         .await?;
-    let info = info.ok_or_else(|| ApiError::NotFound(format!("no item of the catalog holds file {hex}")))?;
+    let info =
+        info.ok_or_else(|| ApiError::NotFound(format!("no item of the catalog holds file {hex}")))?;
     let withheld = match &served {
         Served::Yes { .. } => None,
         Served::No { reason, .. } => Some(reason.clone()),
@@ -207,7 +213,10 @@ async fn file_answer(state: &AppState, raw: &str) -> Result<(FileAnswer, FileInf
     let size = match info.bytes {
         Some(n) => Some(n),
         None => match state.blobs.as_ref() {
-            Some(b) => b.size(&Sha256::from_bytes(bytes)).await.map_err(blob_error)?,
+            Some(b) => b
+                .size(&Sha256::from_bytes(bytes))
+                .await
+                .map_err(blob_error)?,
             None => None,
         },
     };
@@ -221,7 +230,9 @@ async fn file_answer(state: &AppState, raw: &str) -> Result<(FileAnswer, FileInf
         credit: info.credit.clone(),
         withheld,
         page_images: derived.as_ref().map_or(0, |d| d.page_images()),
-        derivations: derived.map(|d| d.derivations_of(&hex_for_derived)).unwrap_or_default(),
+        derivations: derived
+            .map(|d| d.derivations_of(&hex_for_derived))
+            .unwrap_or_default(),
         page_fix,
     };
     Ok((answer, info))
@@ -300,7 +311,11 @@ async fn about(
             total: info.users,
             first: first
                 .into_iter()
-                .map(|(id, ty, path)| crate::derive::ItemRef { id: id.to_string(), ty: ty.to_string(), path })
+                .map(|(id, ty, path)| crate::derive::ItemRef {
+                    id: id.to_string(),
+                    ty: ty.to_string(),
+                    path,
+                })
                 .collect(),
         },
     })
@@ -438,9 +453,17 @@ async fn upload(
     };
     if !type_fits {
         return Err(refused(catalog_workflow::FileRefusal::WrongContentType {
-            what: if audio { "recording" } else { "scan, hanacha or document" },
+            what: if audio {
+                "recording"
+            } else {
+                "scan, hanacha or document"
+            },
             got: content_type,
-            expected: if audio { "audio/... (audio/mpeg, audio/ogg, …)" } else { "application/pdf" },
+            expected: if audio {
+                "audio/... (audio/mpeg, audio/ogg, …)"
+            } else {
+                "application/pdf"
+            },
         }));
     }
     if let Some(length) = headers
@@ -466,7 +489,10 @@ async fn upload(
             if head.len() == SNIFF {
                 checked = true;
                 if !looks_right(audio, &head) {
-                    return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "not that file"));
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        "not that file",
+                    ));
                 }
             }
         }
@@ -480,7 +506,7 @@ async fn upload(
         }
         Err(e) => return Err(blob_error(e)),
     };
-    let key = stored.sha256.clone();
+    let key = stored.sha256;
     if stored.bytes < SNIFF as u64 {
         let mut first = blobs.read(&key, None).await.map_err(blob_error)?;
         let mut head = Vec::new();
@@ -492,7 +518,7 @@ async fn upload(
         }
     }
     if !audio {
-        crate::derive::spawn(blobs.clone(), key.clone());
+        crate::derive::spawn(blobs.clone(), key);
     }
     let file = UploadedFile {
         sha256: key.to_string(),
@@ -515,7 +541,11 @@ async fn upload(
             items: uploaded
                 .items
                 .into_iter()
-                .map(|(id, ty)| crate::derive::ItemRef { id: id.to_string(), ty: ty.to_string(), path: None })
+                .map(|(id, ty)| crate::derive::ItemRef {
+                    id: id.to_string(),
+                    ty: ty.to_string(),
+                    path: None,
+                })
                 .collect(),
         },
         StatusCode::CREATED,
@@ -556,7 +586,9 @@ where
 pub(crate) fn blob_error(e: catalog_blobs::Error) -> ApiError {
     use catalog_blobs::Error as E;
     match e {
-        E::TooLarge { max } => ApiError::PayloadTooLarge { limit: max as usize },
+        E::TooLarge { max } => ApiError::PayloadTooLarge {
+            limit: max as usize,
+        },
         E::Empty => ApiError::BadRequest("the body is empty: send the file as the body".into()),
         E::NotFound => ApiError::NotFound("the file's bytes are not held".into()),
         E::Body(e) => ApiError::BadRequest(format!("the body did not arrive whole: {e}")),
@@ -718,10 +750,12 @@ async fn decide(
     Path(raw): Path<String>,
     Json(body): Json<DecisionBody>,
 ) -> Result<Answer, ApiError> {
-    let number = raw
-        .trim_start_matches('#')
-        .parse::<u64>()
-        .map_err(|_| ApiError::BadRequest(format!("number {} is not a whole number", catalog_schemas::clip_quoted(&raw))))?;
+    let number = raw.trim_start_matches('#').parse::<u64>().map_err(|_| {
+        ApiError::BadRequest(format!(
+            "number {} is not a whole number",
+            catalog_schemas::clip_quoted(&raw)
+        ))
+    })?;
     let decision = HoldDecision::parse(&body.decision)?;
     state
         .workflow_write(StatusCode::OK, move |wf| {
@@ -738,7 +772,10 @@ mod tests {
     fn the_first_bytes_tell_a_pdf_and_audio() {
         assert!(looks_right(false, b"%PDF-1.7\n%\xe2\xe3"));
         assert!(!looks_right(false, b"<html>"));
-        assert!(looks_right(true, b"ID3\x04\x00\x00\x00\x00\x00\x00\x00\x00"));
+        assert!(looks_right(
+            true,
+            b"ID3\x04\x00\x00\x00\x00\x00\x00\x00\x00"
+        ));
         assert!(looks_right(true, b"\xff\xfb\x90\x00"));
         assert!(looks_right(true, b"RIFF\x00\x00\x00\x00WAVEfmt "));
         assert!(looks_right(true, b"\x00\x00\x00\x20ftypM4A "));

@@ -44,9 +44,17 @@ fn page_of(name: &str) -> Result<u32, ApiError> {
         })
 }
 
-async fn image(state: &AppState, raw: &str, name: &str, prefix: &str) -> Result<Response, ApiError> {
+async fn image(
+    state: &AppState,
+    raw: &str,
+    name: &str,
+    prefix: &str,
+) -> Result<Response, ApiError> {
     let (hex, bytes) = parse_sha256(raw).ok_or_else(|| {
-        ApiError::BadRequest(format!("sha256 {} is not one", catalog_schemas::clip_quoted(raw)))
+        ApiError::BadRequest(format!(
+            "sha256 {} is not one",
+            catalog_schemas::clip_quoted(raw)
+        ))
     })?;
     let page = page_of(name)?;
     let derived = crate::derive::derived(state, &bytes).await?;
@@ -71,9 +79,7 @@ async fn image(state: &AppState, raw: &str, name: &str, prefix: &str) -> Result<
         .read_derived(&Sha256::from_bytes(bytes), &format!("{prefix}{page}.jpg"))
         .await
         .map_err(blob_error)?
-        .ok_or_else(|| {
-            ApiError::NotFound(format!("file {hex} has no page image {page} (yet)"))
-        })?;
+        .ok_or_else(|| ApiError::NotFound(format!("file {hex} has no page image {page} (yet)")))?;
     let mut res = Response::new(Body::from(jpeg));
     let h = res.headers_mut();
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/jpeg"));
@@ -139,16 +145,21 @@ struct ScanPages {
 }
 
 /// A served scan: its file, its rights' answer, and what was made from it.
-async fn served_scan(state: &AppState, raw: &str) -> Result<(Id, String, Served, Derived, serde_json::Value), ApiError> {
+async fn served_scan(
+    state: &AppState,
+    raw: &str,
+) -> Result<(Id, String, Served, Derived, serde_json::Value), ApiError> {
     let id = extract::id("id", raw.trim_end_matches(".json"))?;
     let rm = state.read_models.clone();
     let item = crate::blocking(move || rm.item(id)).await?;
-    let stored = match item {
-        Lookup::Found(stored) => stored,
-        _ => return Err(ApiError::NotFound(format!("no scan {id}"))),
+    let Lookup::Found(stored) = item else {
+        return Err(ApiError::NotFound(format!("no scan {id}")));
     };
     if stored.ty != catalog_schemas::ItemType::Scan {
-        return Err(ApiError::BadRequest(format!("{id} is a {}, not a scan", stored.ty)));
+        return Err(ApiError::BadRequest(format!(
+            "{id} is a {}, not a scan",
+            stored.ty
+        )));
     }
     let whole: serde_json::Value = serde_json::from_slice(&stored.json)
         .map_err(|e| ApiError::Internal(format!("stored item {id}: {e}")))?;
@@ -167,11 +178,13 @@ async fn served_scan(state: &AppState, raw: &str) -> Result<(Id, String, Served,
             })
             .await?
     };
-    let derived = crate::derive::derived(state, &bytes).await?.ok_or_else(|| {
-        ApiError::NotFound(format!(
-            "scan {id}'s page images are not made yet (they are made once its PDF is held)"
-        ))
-    })?;
+    let derived = crate::derive::derived(state, &bytes)
+        .await?
+        .ok_or_else(|| {
+            ApiError::NotFound(format!(
+                "scan {id}'s page images are not made yet (they are made once its PDF is held)"
+            ))
+        })?;
     Ok((id, hex, served, derived, data))
 }
 
@@ -185,8 +198,16 @@ fn images(hex: &str, derived: &Derived) -> Vec<PageImages> {
             let page = i as u32 + 1;
             PageImages {
                 page,
-                image: Picture { url: format!("/objects/{hex}/pages/{page}.jpg"), width: w, height: h },
-                thumb: Picture { url: format!("/objects/{hex}/thumbs/{page}.jpg"), width: tw, height: th },
+                image: Picture {
+                    url: format!("/objects/{hex}/pages/{page}.jpg"),
+                    width: w,
+                    height: h,
+                },
+                thumb: Picture {
+                    url: format!("/objects/{hex}/thumbs/{page}.jpg"),
+                    width: tw,
+                    height: th,
+                },
             }
         })
         .collect()
@@ -233,9 +254,15 @@ async fn iiif_manifest(
     let host = headers
         .get(header::HOST)
         .and_then(|v| v.to_str().ok())
-        .filter(|h| h.bytes().all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b)))
+        .filter(|h| {
+            h.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
+        })
         .unwrap_or("localhost");
-    let scheme = match headers.get("x-forwarded-proto").and_then(|v| v.to_str().ok()) {
+    let scheme = match headers
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+    {
         Some("https") => "https",
         _ => "http",
     };

@@ -324,7 +324,12 @@ mod tests {
         let mut data = scan(&hex, Some("link"));
         data["drive"] = json!("1AbCdEfGhIjK");
         t.commit(vec![
-            t.put(work, "work", None, json!({"title": {"he": "ספר"}, "cover": {"file": hex, "page": 3}})),
+            t.put(
+                work,
+                "work",
+                None,
+                json!({"title": {"he": "ספר"}, "cover": {"file": hex, "page": 3}}),
+            ),
             t.put(s, "scan", None, data),
         ]);
         assert_eq!(t.rm.covers_from(&sha, 10).unwrap(), [(work, 3)]);

@@ -52,7 +52,8 @@ fn glue(parent: bool) -> Kind {
 /// uploader said (`unsure` files are preserved until a steward decides).
 fn add_file_facts(properties: &mut Value) {
     properties["bytes"] = json!({ "type": "integer", "minimum": 1, "maximum": 1_073_741_824u64 });
-    properties["mime"] = json!({ "type": "string", "maxLength": 100, "pattern": "^[a-z]+/[a-z0-9.+-]+$" });
+    properties["mime"] =
+        json!({ "type": "string", "maxLength": 100, "pattern": "^[a-z]+/[a-z0-9.+-]+$" });
     properties["rights"] = one_of(&["open", "credit", "link", "preserved"]);
     properties["credit"] = json!({ "type": "string", "minLength": 1, "maxLength": 500 });
     properties["rightsGiven"] = one_of(&["mine", "free", "public-domain", "unsure"]);

@@ -22,8 +22,8 @@ use crate::after_merge::stored_data;
 use crate::error::{FileRefusal, Result};
 use crate::service::Workflow;
 
-pub use holds::{Hold, HoldKind};
 pub(crate) use holds::HOLDS;
+pub use holds::{Hold, HoldKind};
 pub use takedowns::{
     FamilyRequest, HoldDecision, MAX_ANONYMOUS_REQUESTS_AN_HOUR, MAX_STATEMENT_CHARS,
     MIN_STATEMENT_CHARS, Requested, Requester, TakedownRequest,
@@ -37,7 +37,10 @@ pub use uploads::{
 #[derive(Debug, Clone, PartialEq)]
 pub enum Served {
     /// Serve them; `credit` goes in `X-Credit` when the rights ask for it.
-    Yes { info: FileInfo, credit: Option<String> },
+    Yes {
+        info: FileInfo,
+        credit: Option<String>,
+    },
     /// Not served: the rights forbid it, or a hold stopped it.
     No {
         info: Option<FileInfo>,

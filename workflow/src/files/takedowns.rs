@@ -11,11 +11,11 @@ use serde_json::Value;
 
 use super::holds::{HoldKind, HoldRecord};
 use crate::after_merge::stored_data;
+use crate::discussion::issues::WantedState;
 use crate::discussion::issues::{
     EntityRef, Happened, Issue, IssueId, ReportKind, ShownIssue, TimelineEvent,
 };
 use crate::discussion::threads::{self, ThreadRef};
-use crate::discussion::issues::WantedState;
 use crate::error::{Error, FileRefusal, Limit, Missing, NotAllowed, Result, Unit, Wording};
 use crate::records::IssueRecord;
 use crate::service::Workflow;
@@ -160,7 +160,9 @@ impl Workflow {
         let kind = teshura.data.get("kind").and_then(Value::as_str);
         if teshura.ty != ItemType::Publication || kind != Some("teshura") {
             let is = match kind {
-                Some(kind) if teshura.ty == ItemType::Publication => format!("publication ({kind})"),
+                Some(kind) if teshura.ty == ItemType::Publication => {
+                    format!("publication ({kind})")
+                }
                 _ => teshura.ty.to_string(),
             };
             return Err(FileRefusal::NotATeshura { id, is }.into());
@@ -181,7 +183,10 @@ impl Workflow {
             ty: teshura.ty,
             path: teshura.path.clone(),
         };
-        let title = format!("Family request: {}", catalog_schemas::clip(&teshura.shown()));
+        let title = format!(
+            "Family request: {}",
+            catalog_schemas::clip(&teshura.shown())
+        );
         self.file_hold(
             requester,
             HoldKind::FamilyRequest,
@@ -237,7 +242,11 @@ impl Workflow {
             None => target,
         };
         let path = path.split(['?', '#']).next().unwrap_or(path);
-        let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or(path);
+        let last = path
+            .trim_end_matches('/')
+            .rsplit('/')
+            .next()
+            .unwrap_or(path);
         if let Some((_, sha)) = super::parse_sha256(last) {
             if self.inner.read_models.file(&sha)?.is_none() {
                 return Err(bad("names no file the catalog holds").into());
@@ -254,13 +263,14 @@ impl Workflow {
                 };
                 match self.inner.read_models.resolve(&path)? {
                     Some(resolved) => resolved.id,
-                    None => return Err(bad("is not a page, an item id or a file of the catalog").into()),
+                    None => {
+                        return Err(bad("is not a page, an item id or a file of the catalog").into());
+                    }
                 }
             }
         };
-        let stored = match self.inner.read_models.item_whole(id)? {
-            Lookup::Found(stored) => stored,
-            _ => return Err(Missing::Item(id).into()),
+        let Lookup::Found(stored) = self.inner.read_models.item_whole(id)? else {
+            return Err(Missing::Item(id).into());
         };
         let data = stored_data(&stored)?;
         let files = self.files_of(id, stored.ty, &data)?;
@@ -355,7 +365,13 @@ impl Workflow {
         };
         self.put_holds(&mut batch, &files, &record)?;
         self.kv().write(batch)?;
-        tracing::info!(issue = id.0, number = number.0, files = files.len(), ?kind, "files held");
+        tracing::info!(
+            issue = id.0,
+            number = number.0,
+            files = files.len(),
+            ?kind,
+            "files held"
+        );
         Ok(Requested {
             issue: self.shown(issue)?,
             files: files.iter().map(|f| hex_of(f)).collect(),

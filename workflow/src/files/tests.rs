@@ -17,21 +17,38 @@ fn info(rights: FileRights) -> FileInfo {
 
 #[test]
 fn bytes_are_served_only_under_open_or_credit_rights_and_no_hold() {
-    assert!(matches!(decide(Some(info(FileRights::Open)), None, FileRights::serves_bytes), Served::Yes { credit: None, .. }));
-    match decide(Some(info(FileRights::Credit)), None, FileRights::serves_bytes) {
+    assert!(matches!(
+        decide(Some(info(FileRights::Open)), None, FileRights::serves_bytes),
+        Served::Yes { credit: None, .. }
+    ));
+    match decide(
+        Some(info(FileRights::Credit)),
+        None,
+        FileRights::serves_bytes,
+    ) {
         Served::Yes { credit, .. } => assert_eq!(credit.as_deref(), Some("Kehot")),
         other => panic!("{other:?}"),
     }
     for rights in [FileRights::Link, FileRights::Preserved] {
-        assert!(matches!(decide(Some(info(rights)), None, FileRights::serves_bytes), Served::No { .. }));
+        assert!(matches!(
+            decide(Some(info(rights)), None, FileRights::serves_bytes),
+            Served::No { .. }
+        ));
     }
-    assert!(matches!(decide(None, None, FileRights::serves_bytes), Served::No { info: None, .. }));
+    assert!(matches!(
+        decide(None, None, FileRights::serves_bytes),
+        Served::No { info: None, .. }
+    ));
     let hold = Hold {
         kind: HoldKind::Takedown,
         number: ThreadNumber(12),
         at: catalog_records::Timestamp::from_unix_millis(0),
     };
-    match decide(Some(info(FileRights::Open)), Some(&hold), FileRights::serves_bytes) {
+    match decide(
+        Some(info(FileRights::Open)),
+        Some(&hold),
+        FileRights::serves_bytes,
+    ) {
         Served::No { reason, .. } => assert!(reason.contains("#12"), "{reason}"),
         other => panic!("{other:?}"),
     }
@@ -39,9 +56,22 @@ fn bytes_are_served_only_under_open_or_credit_rights_and_no_hold() {
 
 #[test]
 fn a_linked_files_cover_is_served_and_its_bytes_are_not() {
-    assert!(matches!(decide(Some(info(FileRights::Link)), None, FileRights::serves_cover), Served::Yes { .. }));
-    assert!(matches!(decide(Some(info(FileRights::Link)), None, FileRights::serves_bytes), Served::No { .. }));
-    assert!(matches!(decide(Some(info(FileRights::Preserved)), None, FileRights::serves_cover), Served::No { .. }));
+    assert!(matches!(
+        decide(Some(info(FileRights::Link)), None, FileRights::serves_cover),
+        Served::Yes { .. }
+    ));
+    assert!(matches!(
+        decide(Some(info(FileRights::Link)), None, FileRights::serves_bytes),
+        Served::No { .. }
+    ));
+    assert!(matches!(
+        decide(
+            Some(info(FileRights::Preserved)),
+            None,
+            FileRights::serves_cover
+        ),
+        Served::No { .. }
+    ));
 }
 
 #[test]

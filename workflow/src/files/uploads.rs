@@ -218,7 +218,10 @@ impl Workflow {
             (Some(title), Some(date)) => {
                 let title = text_param("eventTitle", &Some(title.clone()))?.unwrap_or_default();
                 let key = DateKey::parse(date.trim()).map_err(|e| {
-                    bad("eventDate", format!("{}: {e}", catalog_schemas::quote(date)))
+                    bad(
+                        "eventDate",
+                        format!("{}: {e}", catalog_schemas::quote(date)),
+                    )
                 })?;
                 Some((title, key))
             }
@@ -246,10 +249,7 @@ impl Workflow {
         }
         let plan = UploadPlan {
             what,
-            request: UploadRequest {
-                genre,
-                ..request
-            },
+            request: UploadRequest { genre, ..request },
             rights,
             for_item,
             event,
@@ -257,12 +257,21 @@ impl Workflow {
             title,
         };
         // Build the items once now, so every refusal comes before the bytes.
-        plan_items(self, &plan, &UploadedFile {
-            sha256: "0".repeat(64),
-            bytes: 1,
-            mime: if plan.wants_audio() { "audio/mpeg" } else { "application/pdf" }.into(),
-            fresh: true,
-        })?;
+        plan_items(
+            self,
+            &plan,
+            &UploadedFile {
+                sha256: "0".repeat(64),
+                bytes: 1,
+                mime: if plan.wants_audio() {
+                    "audio/mpeg"
+                } else {
+                    "application/pdf"
+                }
+                .into(),
+                fresh: true,
+            },
+        )?;
         Ok(plan)
     }
 
@@ -287,8 +296,14 @@ impl Workflow {
             "{} bytes of {}, sha256 {}; rights given: {}.",
             file.bytes, file.mime, file.sha256, plan.request.rights
         );
-        let opened =
-            self.open_with_items(principal, &title, Some(&description), Kind::Upload, None, &items)?;
+        let opened = self.open_with_items(
+            principal,
+            &title,
+            Some(&description),
+            Kind::Upload,
+            None,
+            &items,
+        )?;
         let suggestion = if principal.steward {
             match self.approve(principal, opened.id, &Resolutions::none()) {
                 Ok(merged) => merged,
@@ -324,12 +339,11 @@ impl Workflow {
     }
 }
 
-/// The items an upload adds (the file's holder first), and the suggestion's title.
-fn plan_items(
-    wf: &Workflow,
-    plan: &UploadPlan,
-    file: &UploadedFile,
-) -> Result<(Items, Vec<(Id, ItemType)>, String)> {
+/// The items an upload adds, the same ids listed with their kinds (the file's holder first),
+/// and the suggestion's title.
+type Planned = (Items, Vec<(Id, ItemType)>, String);
+
+fn plan_items(wf: &Workflow, plan: &UploadPlan, file: &UploadedFile) -> Result<Planned> {
     let mut items = Items::new();
     let mut made = Vec::new();
     let mut add = |items: &mut Items, ty: ItemType, data: Value| -> Result<Id> {
@@ -364,7 +378,9 @@ fn plan_items(
     };
     let sets_of = |item: &MainItem| item.sets();
     // The event a recording or a hanacha is of: `for`, or a new one.
-    let event_of = |items: &mut Items, add: &mut dyn FnMut(&mut Items, ItemType, Value) -> Result<Id>| -> Result<(Id, String, Option<Value>)> {
+    let event_of = |items: &mut Items,
+                    add: &mut dyn FnMut(&mut Items, ItemType, Value) -> Result<Id>|
+     -> Result<(Id, String, Option<Value>)> {
         if let Some((title, date)) = &plan.event {
             let id = add(
                 items,
@@ -450,7 +466,11 @@ fn plan_items(
                         &[ItemType::Publication],
                     )?;
                     let sets = sets_of(publication);
-                    add(&mut items, ItemType::Scan, scan(&facts, publication.id, &sets))?;
+                    add(
+                        &mut items,
+                        ItemType::Scan,
+                        scan(&facts, publication.id, &sets),
+                    )?;
                     format!("Upload a scan of {}", publication.shown())
                 }
                 As::Printing => {
@@ -522,8 +542,7 @@ fn plan_items(
                     let sets = request.set.map(|s| json!([s.to_string()]));
                     in_set(&mut work, &sets);
                     let w = add(&mut items, ItemType::Work, work)?;
-                    let mut publication =
-                        json!({ "kind": "volume", "title": { "he": title }, "work": w.to_string() });
+                    let mut publication = json!({ "kind": "volume", "title": { "he": title }, "work": w.to_string() });
                     if let Some(year) = &plan.year {
                         publication["date"] = json!(year.to_string());
                     }
@@ -590,5 +609,8 @@ fn document(
     }
     let p = add(items, ItemType::Publication, publication)?;
     add(items, ItemType::Scan, scan(facts, p, &sets))?;
-    Ok(format!("Upload a document, {}", catalog_schemas::clip(title)))
+    Ok(format!(
+        "Upload a document, {}",
+        catalog_schemas::clip(title)
+    ))
 }
