@@ -77,8 +77,8 @@ fn credit_header(credit: &str) -> Option<HeaderValue> {
 /// and the bytes never change.
 #[utoipa::path(get, path = "/objects/{sha256}", tag = "files",
     params(("sha256" = String, Path, description = "64 hex characters")),
-    responses((status = 200, description = "the whole file", content_type = "application/octet-stream"),
-        (status = 206, description = "the range asked for"),
+    responses((status = 200, description = "the whole file (its own type)", body = Vec<u8>, content_type = "application/octet-stream"),
+        (status = 206, description = "the range asked for", body = Vec<u8>, content_type = "application/octet-stream"),
         (status = 400, body = ErrorBody),
         (status = 404, body = ErrorBody, description = "not held, or not served: `detail.reason` says why (its rights are `link` or `preserved`, or a takedown stopped it)"),
         (status = 416, body = ErrorBody, description = "the range is past the end, or more than one range was asked for")))]

@@ -93,7 +93,7 @@ async fn image(
 /// Page `n` of a served PDF as a JPEG 1,200 pixels wide.
 #[utoipa::path(get, path = "/objects/{sha256}/pages/{name}", tag = "files",
     params(("sha256" = String, Path), ("name" = String, Path, description = "`<page>.jpg`, pages from 1")),
-    responses((status = 200, description = "the page image", content_type = "image/jpeg"),
+    responses((status = 200, description = "the page image", body = Vec<u8>, content_type = "image/jpeg"),
         (status = 400, body = ErrorBody), (status = 404, body = ErrorBody, description = "not served, or not made")))]
 async fn page_image(
     State(state): State<AppState>,
@@ -106,7 +106,7 @@ async fn page_image(
 /// Page `n` of a served PDF as a thumbnail 200 pixels wide.
 #[utoipa::path(get, path = "/objects/{sha256}/thumbs/{name}", tag = "files",
     params(("sha256" = String, Path), ("name" = String, Path, description = "`<page>.jpg`, pages from 1")),
-    responses((status = 200, description = "the thumbnail", content_type = "image/jpeg"),
+    responses((status = 200, description = "the thumbnail", body = Vec<u8>, content_type = "image/jpeg"),
         (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn thumb_image(
     State(state): State<AppState>,
@@ -242,7 +242,7 @@ async fn scan_pages(
 /// by its image, the PDF as `rendering`, the credit as `requiredStatement`.
 #[utoipa::path(get, path = "/manifests/iiif/{scan}", tag = "files",
     params(("scan" = String, Path, description = "`<scan id>.json`")),
-    responses((status = 200, description = "the manifest", content_type = "application/ld+json"),
+    responses((status = 200, description = "the manifest (IIIF Presentation 3, JSON-LD)", body = Object, content_type = "application/ld+json"),
         (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn iiif_manifest(
     State(state): State<AppState>,

@@ -10,6 +10,10 @@ const NOT_JSON: &[(&str, &str, &str)] = &[
     ("get", "/dumps/{tag}/{name}", "application/vnd.sqlite3"),
     ("get", "/embed/{id}", "text/html"),
     ("get", "/v1/texts/{sha256}", "text/plain"),
+    ("get", "/objects/{sha256}", "application/octet-stream"),
+    ("get", "/objects/{sha256}/pages/{name}", "image/jpeg"),
+    ("get", "/objects/{sha256}/thumbs/{name}", "image/jpeg"),
+    ("get", "/manifests/iiif/{scan}", "application/ld+json"),
 ];
 
 const METHODS: &[&str] = &[

@@ -23,6 +23,8 @@ use crate::error::{FileRefusal, Result};
 use crate::service::Workflow;
 
 pub(crate) use holds::HOLDS;
+#[cfg(test)]
+pub(crate) use holds::HoldRecord;
 pub use holds::{Hold, HoldKind};
 pub use takedowns::{
     FamilyRequest, HoldDecision, MAX_ANONYMOUS_REQUESTS_AN_HOUR, MAX_STATEMENT_CHARS,

@@ -27,6 +27,7 @@
 //! | `wf_review_requests` | review request (asked by a person, and by the service) |
 //! | `wf_timeline`        | suggestion timeline entry (comment, review, each event kind) |
 //! | `wf_inbox`           | inbox line (from a person, and from the service) |
+//! | `wf_holds`           | a takedown's and a family request's hold on a file |
 //!
 //! `values-v1-names.json` holds every spelling of the value enums inside those records (status,
 //! kind, verdict, reason, …), written through `records::values`, since each record fixture holds
@@ -397,6 +398,27 @@ fn reviews_v1() {
             verdict: Verdict::Approve,
             body: None,
             comments: Vec::new(),
+            at: at(1_000),
+        },
+    );
+}
+
+#[test]
+fn holds_v1() {
+    use crate::files::{HoldKind, HoldRecord};
+    golden(
+        "wf_holds-v1-takedown.record",
+        &HoldRecord {
+            kind: HoldKind::Takedown,
+            number: ThreadNumber(12),
+            at: at(0),
+        },
+    );
+    golden(
+        "wf_holds-v1-family-request.record",
+        &HoldRecord {
+            kind: HoldKind::FamilyRequest,
+            number: ThreadNumber(13),
             at: at(1_000),
         },
     );
