@@ -502,3 +502,194 @@ async fn uploads_that_cannot_be_taken_are_refused_and_store_nothing() {
     .json();
     assert_eq!(trusted["suggestion"]["status"], "open");
 }
+
+/// Waits until the pages of `scan` are made.
+async fn pages_made(scan: &str) -> Value {
+    let anon = s().anon();
+    let scan = scan.to_owned();
+    common::eventually("page images", Duration::from_secs(60), || {
+        let anon = anon.clone();
+        let scan = scan.clone();
+        async move {
+            let r = anon.get(&format!("/v1/scans/{scan}/pages")).await;
+            (r.status == 200).then(|| r.json())
+        }
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_printing_with_the_same_pages_looks_alike_and_checks_say_what_a_file_is() {
+    let steward = s().steward();
+    let (first, _, a) = uploaded_document("alike", "mine").await;
+    pages_made(a["items"][0]["id"].as_str().unwrap()).await;
+    // The same three pages and one more: other bytes, the same pages.
+    let answer = upload(
+        &steward,
+        "what=document&title=Alike+again&rights=mine",
+        "application/pdf",
+        pdf("alike", 4),
+    )
+    .await
+    .expect(201)
+    .json();
+    let second = answer["file"]["sha256"].as_str().unwrap().to_owned();
+    assert_ne!(first, second);
+    pages_made(answer["items"][0]["id"].as_str().unwrap()).await;
+    let similar = s()
+        .anon()
+        .get_json(&format!("/v1/files/{second}/similar"))
+        .await;
+    assert_eq!(similar["machine"], true);
+    assert_eq!(similar["hashed"], 4);
+    let found = &similar["similar"][0];
+    assert_eq!(found["sha256"], first.as_str(), "{similar}");
+    assert_eq!(found["likeness"], 1.0);
+    assert_eq!(found["usedBy"][0]["id"], a["items"][0]["id"]);
+
+    let held = steward
+        .post("/v1/uploads/check", &json!({ "sha256": first }))
+        .await
+        .expect(200)
+        .json();
+    assert_eq!(held["held"], true);
+    assert_eq!(held["looksLike"], "held");
+    let work = common::flow::first_of(&steward, "work").await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let unknown = "ab".repeat(32);
+    let fresh = steward
+        .post(
+            "/v1/uploads/check",
+            &json!({ "sha256": unknown, "work": work }),
+        )
+        .await
+        .expect(200)
+        .json();
+    assert_eq!(
+        (fresh["held"].clone(), fresh["looksLike"].clone()),
+        (json!(false), json!("new-printing"))
+    );
+    steward
+        .post(
+            "/v1/uploads/check",
+            &json!({ "sha256": unknown, "pageHashes": ["xyz"] }),
+        )
+        .await
+        .expect_error(400, "bad-request");
+    s().anon()
+        .post("/v1/uploads/check", &json!({ "sha256": unknown }))
+        .await
+        .expect_error(401, "unauthorized");
+
+    let proposal = steward
+        .post(
+            "/v1/uploads/propose",
+            &json!({ "what": "recording", "name": "farbrengen 19 Kislev 5749.mp3" }),
+        )
+        .await
+        .expect(200)
+        .json();
+    assert_eq!(proposal["date"]["key"], "5749-03-19");
+    assert_eq!(proposal["words"], json!(["farbrengen"]));
+    let with_file = steward
+        .post(
+            "/v1/uploads/propose",
+            &json!({ "what": "scan", "name": "alike.pdf", "sha256": second }),
+        )
+        .await
+        .expect(200)
+        .json();
+    assert_eq!(with_file["alike"][0]["sha256"], first.as_str());
+    steward
+        .post(
+            "/v1/uploads/propose",
+            &json!({ "what": "photo", "name": "x" }),
+        )
+        .await
+        .expect_error(400, "bad-request");
+}
+
+#[tokio::test]
+async fn a_sefers_cover_is_drawn_from_its_title_page_and_a_linked_pdf_serves_only_its_cover() {
+    let steward = s().steward();
+    let (work, _) = common::flow::create(
+        &steward,
+        "work",
+        json!({ "title": { "he": "ספר הכיסוי" }, "slug": common::unique("cover") }),
+    )
+    .await;
+    let answer = upload(
+        &steward,
+        &format!("what=scan&as=printing&for={work}&rights=free"),
+        "application/pdf",
+        pdf("cover", 3),
+    )
+    .await
+    .expect(201)
+    .json();
+    let scan = answer["items"][0]["id"].as_str().unwrap().to_owned();
+    let sha = answer["file"]["sha256"].as_str().unwrap().to_owned();
+    pages_made(&scan).await;
+    let anon = s().anon();
+    let cover = anon.get_json(&format!("/v1/works/{work}/cover")).await;
+    assert_eq!(cover["pdfs"][0]["file"], sha.as_str());
+    assert_eq!(cover["pdfs"][0]["linked"], false);
+    let c = &cover["cover"];
+    assert_eq!(c["machine"], true);
+    assert_eq!(c["page"], 1);
+    assert!(!c["reasons"].as_array().unwrap().is_empty());
+    anon.get(c["image"]["url"].as_str().unwrap())
+        .await
+        .expect(200);
+    let batch = anon.get_json(&format!("/v1/covers?ids={work}")).await;
+    assert_eq!(batch["covers"][0]["cover"]["file"], sha.as_str());
+    anon.get("/v1/covers?ids=")
+        .await
+        .expect_error(400, "bad-request");
+    let many = vec![work.clone(); 201].join(",");
+    anon.get(&format!("/v1/covers?ids={many}"))
+        .await
+        .expect_error(400, "bad-request");
+
+    // Only a link may be kept to the PDF: its bytes and other pages stop, its cover does not.
+    let mut data = anon.get_json(&format!("/v1/entities/{scan}")).await["data"].clone();
+    data["rights"] = json!("link");
+    data["drive"] = json!("1AbCdEfGhIjKlMnOp");
+    data["pageFix"] = json!({ "turns": [{ "page": 2, "matrix": [0, 1, -1, 0, 0, 612] }] });
+    common::flow::change(&steward, &scan, data).await;
+    assert!(
+        anon.get(&format!("/objects/{sha}"))
+            .await
+            .expect_error(404, "not-found")
+            .contains("link")
+    );
+    anon.get(&format!("/objects/{sha}/pages/1.jpg"))
+        .await
+        .expect(200);
+    anon.get(&format!("/objects/{sha}/pages/2.jpg"))
+        .await
+        .expect_error(404, "not-found");
+    let cover = anon.get_json(&format!("/v1/works/{work}/cover")).await;
+    assert_eq!(cover["pdfs"][0]["linked"], true);
+
+    let fix = anon
+        .get_json("/v1/page-fixes/drive/1AbCdEfGhIjKlMnOp")
+        .await;
+    assert_eq!(fix["scan"], scan.as_str());
+    assert_eq!(fix["pageFix"]["turns"][0]["page"], 2);
+    let published = anon
+        .get_json("/manifests/page-fixes/1AbCdEfGhIjKlMnOp.json")
+        .await;
+    assert_eq!(published, fix);
+    anon.get("/manifests/reading-copies/1AbCdEfGhIjKlMnOp.json")
+        .await
+        .expect_error(404, "not-found");
+    anon.get("/v1/page-fixes/drive/nothing-here-at-all")
+        .await
+        .expect_error(404, "not-found");
+    anon.get("/v1/page-fixes/drive/bad%20id")
+        .await
+        .expect_error(400, "bad-request");
+}

@@ -109,17 +109,24 @@ async fn read(blobs: &Blobs, sha: &Sha256) -> Result<Option<Derived>, ApiError> 
 
 /// Makes a PDF's derivations on a blocking thread, unless they are made already. Failures are
 /// logged: a PDF poppler cannot read has no page images, and says so by having none.
-pub fn spawn(blobs: Blobs, sha: Sha256) {
+pub fn spawn(blobs: Blobs, sha: Sha256, workflow: catalog_workflow::Workflow) {
     let handle = tokio::runtime::Handle::current();
     tokio::task::spawn_blocking(move || {
-        if let Err(e) = make(&handle, &blobs, &sha) {
+        if let Err(e) = make(&handle, &blobs, &sha, &workflow) {
             tracing::warn!(%sha, error = %e, "page images not made");
         }
     });
 }
 
-fn make(handle: &tokio::runtime::Handle, blobs: &Blobs, sha: &Sha256) -> anyhow_lite::Result {
-    if handle.block_on(read(blobs, sha)).ok().flatten().is_some() {
+fn make(
+    handle: &tokio::runtime::Handle,
+    blobs: &Blobs,
+    sha: &Sha256,
+    workflow: &catalog_workflow::Workflow,
+) -> anyhow_lite::Result {
+    if let Some(made) = handle.block_on(read(blobs, sha)).ok().flatten() {
+        // Made before; the index of alike pages is written again (it is a cache too).
+        workflow.index_page_hashes(sha.as_bytes(), &made.hashes)?;
         return Ok(());
     }
     let dir = tempfile::tempdir()?;
@@ -150,6 +157,7 @@ fn make(handle: &tokio::runtime::Handle, blobs: &Blobs, sha: &Sha256) -> anyhow_
     };
     let bytes = serde_json::to_vec(&derived).map_err(|e| anyhow_lite::Error(e.to_string()))?;
     handle.block_on(blobs.put_derived(sha, INFO, bytes.into()))?;
+    workflow.index_page_hashes(sha.as_bytes(), &derived.hashes)?;
     tracing::info!(%sha, pages = info.pages, "page images made");
     Ok(())
 }

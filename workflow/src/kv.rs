@@ -49,4 +49,5 @@ pub const ALL: &[&str] = &[
     crate::lists::ISSUE_LISTS,
     crate::lists::REFERENCES,
     crate::files::HOLDS,
+    crate::files::PAGE_HASHES,
 ];

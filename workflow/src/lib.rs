@@ -130,10 +130,12 @@ pub use error::{
     NotAllowed, Refusal, Result, ScanTextRefusal, Unit, UserClass, Vocabulary, Wording,
 };
 pub use files::{
-    FamilyRequest, Hold, HoldDecision, HoldKind, MAX_ANONYMOUS_REQUESTS_AN_HOUR,
-    MAX_STATEMENT_CHARS, MAX_UPLOAD_BYTES, MAX_UPLOADS_A_DAY, MIN_STATEMENT_CHARS,
-    NEW_ACCOUNT_WAIT_MS, Requested, Requester, Served, TakedownRequest, UploadPlan, UploadRequest,
-    Uploaded, UploadedFile, parse_sha256,
+    Alike, AlikeFile, COVER_PUBLICATIONS, COVER_SCANS, CoverChoices, CoverSource, DriveFix,
+    FamilyRequest, Hold, HoldDecision, HoldKind, MAX_ALIKE, MAX_ANONYMOUS_REQUESTS_AN_HOUR,
+    MAX_BUCKET, MAX_PAGES_ASKED, MAX_STATEMENT_CHARS, MAX_UPLOAD_BYTES, MAX_UPLOADS_A_DAY,
+    MIN_LIKENESS, MIN_STATEMENT_CHARS, NEW_ACCOUNT_WAIT_MS, Requested, Requester, Served,
+    TakedownRequest, UploadCheck, UploadPlan, UploadProposal, UploadRequest, Uploaded,
+    UploadedFile, parse_sha256,
 };
 pub use limits::{MAX_BOT_SUGGESTION_ITEMS, MAX_DATA_DEPTH, MAX_SUGGESTION_ITEMS};
 pub use listing::{ListFilter, Listed, StateCounts, StateFilter, SuggestionPage};

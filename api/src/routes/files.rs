@@ -40,6 +40,9 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(object))
         .routes(routes!(file))
         .routes(routes!(about))
+        .routes(routes!(similar))
+        .routes(routes!(check))
+        .routes(routes!(propose))
         .routes(routes!(upload))
         .routes(routes!(takedown))
         .routes(routes!(family_request))
@@ -321,6 +324,167 @@ async fn about(
     })
 }
 
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct FileSimilar {
+    sha256: String,
+    /// Pages of this file hashed (none until its pages are made).
+    hashed: usize,
+    /// Held files whose pages look like its pages, most alike first.
+    similar: Vec<catalog_workflow::AlikeFile>,
+    /// Always true: a machine's guess.
+    machine: bool,
+}
+
+/// Held files whose page hashes look like this one's (a machine guess).
+#[utoipa::path(get, path = "/v1/files/{sha256}/similar", tag = "files",
+    params(("sha256" = String, Path, description = "64 hex characters")),
+    responses((status = 200, body = FileSimilar), (status = 400, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+async fn similar(
+    State(state): State<AppState>,
+    Path(raw): Path<String>,
+    Query(NoQuery {}): Query<NoQuery>,
+) -> Result<Answer, ApiError> {
+    let (hex, bytes) = sha(&raw)?;
+    let hashes = crate::derive::derived(&state, &bytes)
+        .await?
+        .map(|d| d.hashes)
+        .unwrap_or_default();
+    let hashed = hashes.len();
+    let similar = state
+        .workflow_call(move |wf| {
+            if wf.file_info(&bytes)?.0.is_none() {
+                return Err(catalog_workflow::FileRefusal::NoFile(hex_of(&bytes)).into());
+            }
+            let alike = wf.alike(&hashes, Some(&bytes), catalog_workflow::MAX_ALIKE)?;
+            wf.describe_alike(alike)
+        })
+        .await?;
+    Answer::json(&FileSimilar {
+        sha256: hex,
+        hashed,
+        similar,
+        machine: true,
+    })
+}
+
+fn hex_of(bytes: &[u8; 32]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Page hashes as a request gives them: 16 hex characters each, at most 50.
+fn page_hashes(raw: &[String]) -> Result<Vec<u64>, ApiError> {
+    if raw.len() > catalog_workflow::MAX_PAGES_ASKED {
+        return Err(ApiError::BadRequest(format!(
+            "pageHashes: at most {} (got {})",
+            catalog_workflow::MAX_PAGES_ASKED,
+            raw.len()
+        )));
+    }
+    raw.iter()
+        .map(|h| {
+            (h.len() == 16)
+                .then(|| u64::from_str_radix(h, 16).ok())
+                .flatten()
+                .ok_or_else(|| {
+                    ApiError::BadRequest(format!(
+                        "pageHashes: {} is not a page hash (16 hex characters)",
+                        catalog_schemas::clip_quoted(h)
+                    ))
+                })
+        })
+        .collect()
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct CheckBody {
+    sha256: String,
+    /// The file's page hashes (64-bit difference hashes, 16 hex characters each, page 1
+    /// first), when the caller made them; else the held file's own are used.
+    page_hashes: Option<Vec<String>>,
+    /// The sefer it may be a printing of.
+    #[schema(value_type = Option<String>)]
+    work: Option<String>,
+    /// The printing it may be a scan of.
+    #[schema(value_type = Option<String>)]
+    publication: Option<String>,
+}
+
+/// Whether the file or one like it is held, and whether it looks like another scan of a
+/// printing, a new printing, or a new teshura.
+#[utoipa::path(post, path = "/v1/uploads/check", tag = "files", request_body = CheckBody,
+    responses((status = 200, body = catalog_workflow::UploadCheck),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = []), ("session" = [])))]
+async fn check(
+    State(state): State<AppState>,
+    WriteAccess(who): WriteAccess,
+    Json(body): Json<CheckBody>,
+) -> Result<Answer, ApiError> {
+    let (_, bytes) = sha(&body.sha256)?;
+    let work = optional_id("work", &body.work)?;
+    let publication = optional_id("publication", &body.publication)?;
+    let hashes = match &body.page_hashes {
+        Some(raw) => page_hashes(raw)?,
+        None => crate::derive::derived(&state, &bytes)
+            .await?
+            .map(|d| d.hashes)
+            .unwrap_or_default(),
+    };
+    let answer = state
+        .workflow_call(move |wf| {
+            who.require_write()?;
+            wf.check_upload(&bytes, &hashes, work, publication)
+        })
+        .await?;
+    Answer::written(&answer, StatusCode::OK)
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct ProposeBody {
+    /// recording, hanacha, scan or document.
+    what: String,
+    /// The file's name, as it was given.
+    name: String,
+    /// The file, when it is held: its look-alikes are added.
+    sha256: Option<String>,
+}
+
+/// A guess of what a file is and where it belongs, from a date and words in its name, and held
+/// files that look like it.
+#[utoipa::path(post, path = "/v1/uploads/propose", tag = "files", request_body = ProposeBody,
+    responses((status = 200, body = catalog_workflow::UploadProposal),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
+    security(("bearer" = []), ("session" = [])))]
+async fn propose(
+    State(state): State<AppState>,
+    WriteAccess(who): WriteAccess,
+    Json(body): Json<ProposeBody>,
+) -> Result<Answer, ApiError> {
+    let held = match &body.sha256 {
+        Some(raw) => Some(sha(raw)?.1),
+        None => None,
+    };
+    let hashes = match &held {
+        Some(bytes) => crate::derive::derived(&state, bytes)
+            .await?
+            .map(|d| d.hashes)
+            .unwrap_or_default(),
+        None => Vec::new(),
+    };
+    let answer = state
+        .workflow_call(move |wf| {
+            who.require_write()?;
+            wf.propose_upload(&body.what, &body.name, &hashes, held.as_ref())
+        })
+        .await?;
+    Answer::written(&answer, StatusCode::OK)
+}
+
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -518,7 +682,7 @@ async fn upload(
         }
     }
     if !audio {
-        crate::derive::spawn(blobs.clone(), key);
+        crate::derive::spawn(blobs.clone(), key, state.workflow.clone());
     }
     let file = UploadedFile {
         sha256: key.to_string(),

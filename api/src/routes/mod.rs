@@ -13,6 +13,7 @@ mod comments;
 mod commits;
 mod compare;
 mod conversation;
+mod covers;
 mod dates;
 mod editions;
 mod embed;
@@ -50,6 +51,7 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(scans::router())
         .merge(files::router())
         .merge(pages::router())
+        .merge(covers::router())
         .merge(recordings::router())
         .merge(texts::router())
         .merge(browse::router())

@@ -65,8 +65,10 @@ async fn image(
             .workflow_call(move |wf| {
                 let bytes_served = wf.file_served(&bytes)?;
                 // A linked file's cover (its title page) is served though its bytes are not.
+                let is_cover =
+                    title == Some(page) || wf.covers_from(&bytes)?.iter().any(|&(_, p)| p == page);
                 let served = match bytes_served {
-                    Served::No { .. } if title == Some(page) => wf.cover_served(&bytes)?,
+                    Served::No { .. } if is_cover => wf.cover_served(&bytes)?,
                     other => other,
                 };
                 wf.require_served(&hex, served)

@@ -26,6 +26,8 @@ pub enum Missing {
     SourceTextWithheld(String),
     #[error("segment: the transcript has no paragraph {0:?}")]
     Paragraph(String),
+    #[error("no scan has a copy on an external host with the id {}", catalog_schemas::quote(.0))]
+    Drive(String),
     #[error("item {0} was deleted")]
     ItemDeleted(Id),
     #[error("item {id} was merged into {into}")]

@@ -8,6 +8,9 @@
 //! covers and IIIF manifests all go through it. The bytes themselves are `catalog-blobs`'; this
 //! module never touches them.
 
+mod alike;
+mod check;
+mod covers;
 mod holds;
 mod takedowns;
 mod uploads;
@@ -22,6 +25,10 @@ use crate::after_merge::stored_data;
 use crate::error::{FileRefusal, Result};
 use crate::service::Workflow;
 
+pub(crate) use alike::PAGE_HASHES;
+pub use alike::{Alike, MAX_BUCKET, MAX_PAGES_ASKED, MIN_LIKENESS};
+pub use check::{AlikeFile, MAX_ALIKE, UploadCheck, UploadProposal};
+pub use covers::{COVER_PUBLICATIONS, COVER_SCANS, CoverChoices, CoverSource, DriveFix};
 pub(crate) use holds::HOLDS;
 #[cfg(test)]
 pub(crate) use holds::HoldRecord;
@@ -101,6 +108,11 @@ impl Workflow {
         let users = items.iter().map(|i| (i.id, i.ty, i.path.clone())).collect();
         let covers = self.inner.read_models.covers_from(sha256, limit)?;
         Ok((users, origin, covers))
+    }
+
+    /// The works whose chosen cover is drawn from `sha256`, with the page (the first 16).
+    pub fn covers_from(&self, sha256: &[u8; 32]) -> Result<Vec<(Id, u32)>> {
+        Ok(self.inner.read_models.covers_from(sha256, 16)?)
     }
 
     /// The `pageFix` the first scan holding a file gives, if any.

@@ -264,7 +264,9 @@ impl Workflow {
                 match self.inner.read_models.resolve(&path)? {
                     Some(resolved) => resolved.id,
                     None => {
-                        return Err(bad("is not a page, an item id or a file of the catalog").into());
+                        return Err(
+                            bad("is not a page, an item id or a file of the catalog").into()
+                        );
                     }
                 }
             }

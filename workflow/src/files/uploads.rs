@@ -532,7 +532,7 @@ fn plan_items(wf: &Workflow, plan: &UploadPlan, file: &UploadedFile) -> Result<P
                         }
                         .into());
                     };
-                    let mut work = json!({ "title": { "he": title } });
+                    let mut work = json!({ "title": { "he": title }, "slug": slug_of(title) });
                     if let Some(author) = request.author {
                         work["authors"] = json!([author.to_string()]);
                     }
@@ -613,4 +613,38 @@ fn document(
         "Upload a document, {}",
         catalog_schemas::clip(title)
     ))
+}
+
+/// A work's slug made from its title: its letters and digits (Hebrew kept, Latin lowercased),
+/// a hyphen between words; `sefer` when nothing is left.
+fn slug_of(title: &str) -> String {
+    let mut out = String::new();
+    for c in title.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_lowercase() || c.is_ascii_digit() || ('א'..='ת').contains(&c) {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+        if out.chars().count() >= 60 {
+            break;
+        }
+    }
+    let out = out.trim_end_matches('-').to_owned();
+    if out.is_empty() {
+        "sefer".to_owned()
+    } else {
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::slug_of;
+
+    #[test]
+    fn a_slug_keeps_the_titles_letters() {
+        assert_eq!(slug_of("Likkutei Sichos, vol. 1"), "likkutei-sichos-vol-1");
+        assert_eq!(slug_of("ספר המאמרים – תשמ״ט"), "ספר-המאמרים-תשמ-ט");
+        assert_eq!(slug_of("!!!"), "sefer");
+    }
 }
