@@ -110,12 +110,50 @@ async fn read(blobs: &Blobs, sha: &Sha256) -> Result<Option<Derived>, ApiError> 
 /// Makes a PDF's derivations on a blocking thread, unless they are made already. Failures are
 /// logged: a PDF poppler cannot read has no page images, and says so by having none.
 pub fn spawn(blobs: Blobs, sha: Sha256, workflow: catalog_workflow::Workflow) {
+    // One making of a file at a time: an upload and a reader asking for its pages may both
+    // start one.
+    if !making().insert(*sha.as_bytes()) {
+        return;
+    }
     let handle = tokio::runtime::Handle::current();
     tokio::task::spawn_blocking(move || {
         if let Err(e) = make(&handle, &blobs, &sha, &workflow) {
             tracing::warn!(%sha, error = %e, "page images not made");
         }
+        making().remove(sha.as_bytes());
     });
+}
+
+fn making() -> std::sync::MutexGuard<'static, std::collections::HashSet<[u8; 32]>> {
+    static MAKING: std::sync::OnceLock<std::sync::Mutex<std::collections::HashSet<[u8; 32]>>> =
+        std::sync::OnceLock::new();
+    MAKING
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A PDF's derivations, starting to make them when its bytes are held and they are not made
+/// (a scan added without an upload, or a restart that cut a making short).
+pub async fn derived_or_start(
+    state: &AppState,
+    sha: &[u8; 32],
+) -> Result<Option<Derived>, ApiError> {
+    let found = derived(state, sha).await?;
+    if found.is_none()
+        && let Some(blobs) = state.blobs.as_ref()
+    {
+        let key = Sha256::from_bytes(*sha);
+        if blobs
+            .size(&key)
+            .await
+            .map_err(crate::routes::files::blob_error)?
+            .is_some()
+        {
+            spawn(blobs.clone(), key, state.workflow.clone());
+        }
+    }
+    Ok(found)
 }
 
 fn make(

@@ -212,9 +212,14 @@ impl DataDir {
     /// Starts `catalog serve --data DIR --addr 127.0.0.1:0 <extra>` and waits
     /// for the `listening on` line.
     pub fn start(&self, extra: &[&str]) -> Server {
+        self.start_env(extra, &[])
+    }
+
+    /// Like `start`, with these variables in the server's environment (the S3 settings).
+    pub fn start_env(&self, extra: &[&str], env: &[(&str, &str)]) -> Server {
         let mut args: Vec<String> = vec!["serve".into(), "--addr".into(), "127.0.0.1:0".into()];
         args.extend(extra.iter().map(|s| s.to_string()));
-        self.launch(args)
+        self.launch_env(args, env)
     }
 
     /// Starts `catalog mirror --from FROM --data DIR --addr 127.0.0.1:0 <extra>` and waits for
@@ -234,6 +239,14 @@ impl DataDir {
     }
 
     fn launch(&self, args: Vec<String>) -> Server {
+        self.launch_env(args, &[])
+    }
+
+    fn launch_env(&self, args: Vec<String>, env: &[(&str, &str)]) -> Server {
+        let env: Vec<(String, String)> = env
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
         let n = self.starts.fetch_add(1, Ordering::Relaxed);
         let log = self.root.path().join(format!("server-{n}.log"));
         let data = self.path();
@@ -247,6 +260,7 @@ impl DataDir {
                 .env("CATALOG_DATA", &data)
                 .env("RUST_LOG", "info")
                 .env("NO_COLOR", "1")
+                .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
                 .stdin(Stdio::null())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::from(stderr));

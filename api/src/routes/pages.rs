@@ -180,7 +180,7 @@ async fn served_scan(
             })
             .await?
     };
-    let derived = crate::derive::derived(state, &bytes)
+    let derived = crate::derive::derived_or_start(state, &bytes)
         .await?
         .ok_or_else(|| {
             ApiError::NotFound(format!(
