@@ -24,9 +24,9 @@
 # `%PDF-` header, in case the route looks at the first bytes), then RUNS times:
 #   - baseline: `cp` of the file to the same disk, and `sync` of the copy (the server fsyncs what
 #     it keeps, so the copy is made as durable);
-#   - `curl --data-binary @file` to `POST /v1/uploads?what=scan&as=document&...` as the steward
-#     (curl reads the file into its own memory before sending: the file is in the page cache, and
-#     the time counts against the upload);
+#   - `curl -T file -X POST` to `POST /v1/uploads?what=scan&as=document&...` as the steward
+#     (streamed from the file, which is in the page cache for both; `--data-binary @file` would
+#     read all of it into curl's memory first, which a 1 GiB file can exhaust);
 #   - the server's VmHWM (peak RSS since it started) from /proc before and after;
 #   - a few bytes of the file changed, so the next run uploads a file not held yet.
 # Then nginx serves the last file uploaded, `/objects/{sha256}` and nginx are checked to answer
@@ -153,7 +153,7 @@ for run in $(seq 1 "$RUNS"); do
     hwm_before="$(hwm_mib "$server_pid")"
     t0="$(now)"
     status="$(timeout "$UPLOAD_TIMEOUT" curl -sS -o "$work/upload-$run.json" -w '%{http_code}' \
-        --data-binary @"$file" -H 'Content-Type: application/pdf' -H "Authorization: Bearer $token" \
+        -T "$file" -X POST -H 'Content-Type: application/pdf' -H "Authorization: Bearer $token" \
         "$base/v1/uploads?what=scan&as=document&title=Upload%20benchmark%20$run&year=5784&rights=mine" \
         || true)"
     t1="$(now)"
@@ -267,7 +267,7 @@ echo
 echo "Machine: $cpu, $(nproc) cores, $(free -g | awk '/^Mem:/ {print $2}') GiB RAM, the work directory on $disk ($fs);"
 echo "kernel $(uname -r); $nginx_version, wrk $wrk_version; \`catalog\` from \`$catalog\`."
 echo
-echo "**Uploads.** A $size_label file of random bytes posted with \`curl --data-binary @file\` to"
+echo "**Uploads.** A $size_label file of random bytes posted with \`curl -T file -X POST\` to"
 echo "\`POST /v1/uploads?what=scan&as=document&...&rights=mine\` by a steward, against \`cp\` of the same file"
 echo "to the same disk followed by \`sync\` of the copy (the baseline, in the same run; the file in the page cache"
 echo "for both). MB = 10^6 bytes."

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine lacks to build and test catalog: RocksDB's bindings need libclang (bindgen),
-# the git mirror needs git.
+# the git mirror needs git, page images of PDFs poppler-utils.
 # Safe to run again; it only installs what is missing. Sourced by run.sh and test.sh.
 set -euo pipefail
 
@@ -8,6 +8,8 @@ need=()
 dpkg -s libclang-dev >/dev/null 2>&1 || need+=(libclang-dev)
 # The git mirror (`serve --git-mirror`) runs git fast-import and git http-backend; its tests clone with git.
 command -v git >/dev/null 2>&1 || need+=(git)
+# Page images, thumbnails and covers of uploaded PDFs are rendered by poppler's pdftoppm.
+command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
 if [ "${#need[@]}" -gt 0 ]; then
   echo "setup: installing ${need[*]}" >&2
   sudo_cmd=""

@@ -693,3 +693,202 @@ async fn a_sefers_cover_is_drawn_from_its_title_page_and_a_linked_pdf_serves_onl
         .await
         .expect_error(400, "bad-request");
 }
+
+#[tokio::test]
+async fn each_kind_of_upload_makes_its_items() {
+    let steward = s().steward();
+    let anon = s().anon();
+    let event = common::flow::first_of(&steward, "event").await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let audio = b"ID3\x04\x00\x00\x00\x00\x00\x00 an mp3 of a farbrengen".to_vec();
+    let rec = upload(
+        &steward,
+        &format!("what=recording&for={event}&rights=free"),
+        "audio/mpeg",
+        audio.clone(),
+    )
+    .await
+    .expect(201)
+    .json();
+    assert_eq!(rec["items"][0]["type"], "recording");
+    let recording = anon
+        .get_json(&format!(
+            "/v1/entities/{}",
+            rec["items"][0]["id"].as_str().unwrap()
+        ))
+        .await;
+    assert_eq!(recording["data"]["event"], event.as_str());
+    assert_eq!(recording["data"]["rights"], "open");
+    assert_eq!(recording["data"]["rightsGiven"], "free");
+    let served = anon
+        .get(&format!(
+            "/objects/{}",
+            rec["file"]["sha256"].as_str().unwrap()
+        ))
+        .await
+        .expect(200);
+    assert_eq!(served.header("content-type").as_deref(), Some("audio/mpeg"));
+    assert_eq!(served.body, audio);
+
+    // A farbrengen the catalog lacks is made with the recording.
+    let mut other = audio.clone();
+    other.extend_from_slice(b" part two");
+    let new_event = upload(
+        &steward,
+        "what=recording&eventTitle=Farbrengen&eventDate=5749-03-19&rights=mine",
+        "audio/ogg",
+        other,
+    )
+    .await
+    .expect(201)
+    .json();
+    let types: Vec<&str> = new_event["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(types, ["recording", "event"]);
+    upload(
+        &steward,
+        "what=recording&eventTitle=Farbrengen&rights=mine",
+        "audio/ogg",
+        audio.clone(),
+    )
+    .await
+    .expect_error(400, "bad-request");
+
+    let hanacha = upload(
+        &steward,
+        &format!("what=hanacha&for={event}&kind=bilti-mugah&rights=mine"),
+        "application/pdf",
+        pdf("hanacha", 1),
+    )
+    .await
+    .expect(201)
+    .json();
+    let publication = hanacha["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["type"] == "publication")
+        .unwrap();
+    let p = anon
+        .get_json(&format!(
+            "/v1/entities/{}",
+            publication["id"].as_str().unwrap()
+        ))
+        .await;
+    assert_eq!(
+        (p["data"]["kind"].clone(), p["data"]["hanachaKind"].clone()),
+        (json!("hanacha"), json!("bilti-mugah"))
+    );
+
+    let author = common::flow::first_of(&steward, "author").await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let sefer = upload(
+        &steward,
+        &format!(
+            "what=scan&as=sefer&title=Sefer+{}&author={author}&rights=mine",
+            common::unique("s")
+        ),
+        "application/pdf",
+        pdf("sefer", 1),
+    )
+    .await
+    .expect(201)
+    .json();
+    assert_eq!(sefer["suggestion"]["status"], "merged", "{sefer}");
+    let types: Vec<&str> = sefer["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(types, ["scan", "work", "publication"]);
+
+    let unit = common::flow::first_of(&steward, "unit").await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let letter = upload(
+        &steward,
+        &format!("what=scan&as=letter&unit={unit}&rights=mine"),
+        "application/pdf",
+        pdf("letter", 1),
+    )
+    .await
+    .expect(201)
+    .json();
+    assert!(
+        letter["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|i| i["type"] == "relation")
+    );
+    // `for` of the wrong kind is refused before the bytes are read.
+    upload(
+        &steward,
+        &format!("what=scan&as=scan-of&for={event}&rights=mine"),
+        "application/pdf",
+        pdf("wrong", 1),
+    )
+    .await
+    .expect_error(400, "bad-request");
+}
+
+#[tokio::test]
+async fn credit_rights_send_the_credit_with_the_bytes_and_in_the_manifest() {
+    let steward = s().steward();
+    let (sha, _, answer) = uploaded_document("credit", "mine").await;
+    let scan = answer["items"][0]["id"].as_str().unwrap().to_owned();
+    pages_made(&scan).await;
+    let mut data = s().anon().get_json(&format!("/v1/entities/{scan}")).await["data"].clone();
+    data["rights"] = json!("credit");
+    data["credit"] = json!("קה״ת, Kehot Publication Society");
+    common::flow::change(&steward, &scan, data).await;
+    let anon = s().anon();
+    let bytes = anon.get(&format!("/objects/{sha}")).await.expect(200);
+    let credit = bytes.header("x-credit").unwrap();
+    assert!(credit.starts_with("UTF-8''%D7%A7%D7%94"), "{credit}");
+    let manifest: Value = anon
+        .get(&format!("/manifests/iiif/{scan}.json"))
+        .await
+        .expect(200)
+        .json();
+    assert_eq!(
+        manifest["requiredStatement"]["value"]["none"][0],
+        "קה״ת, Kehot Publication Society"
+    );
+    let file = anon.get_json(&format!("/v1/files/{sha}")).await;
+    assert_eq!(file["rights"], "credit");
+}
+
+#[tokio::test]
+async fn an_upload_said_to_be_past_a_gibibyte_is_refused_before_its_body() {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let base = s().steward().base.clone();
+    let addr = base.trim_start_matches("http://");
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let token = s().steward.clone();
+    let head = format!(
+        "POST /v1/uploads?what=document&title=Big&rights=mine HTTP/1.1\r\nHost: {addr}\r\n\
+         Authorization: Bearer {token}\r\nContent-Type: application/pdf\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n%PDF-",
+        (1u64 << 30) + 1
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(30), stream.read_to_end(&mut answer))
+        .await
+        .expect("answered without waiting for a gibibyte")
+        .unwrap();
+    let text = String::from_utf8_lossy(&answer);
+    assert!(text.starts_with("HTTP/1.1 413"), "{text}");
+    assert!(text.contains("\"error\":\"bad-request\""), "{text}");
+}
