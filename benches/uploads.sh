@@ -254,8 +254,9 @@ done
 cpu="$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)"
 disk="$(df -P "$work" | awk 'NR == 2 {print $1}')"
 fs="$(df -PT "$work" | awk 'NR == 2 {print $2}')"
-nginx_version="$(/usr/sbin/nginx -v 2>&1 | sed 's/^nginx version: //')"
-wrk_version="$(wrk -v 2>&1 | head -n1 | awk '{print $2}')"
+# `wrk -v` exits 1 after printing its version; neither may end the script under pipefail.
+nginx_version="$( (/usr/sbin/nginx -v 2>&1 || true) | sed 's/^nginx version: //')"
+wrk_version="$( (wrk -v 2>&1 || true) | head -n1 | awk '{print $2}')"
 size_label="$SIZE_MIB MiB"
 [ "$SIZE_MIB" -eq 1024 ] && size_label="1 GiB"
 

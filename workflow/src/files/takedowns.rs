@@ -12,12 +12,8 @@ use serde_json::Value;
 use super::holds::{HoldKind, HoldRecord};
 use crate::after_merge::stored_data;
 use crate::discussion::issues::WantedState;
-use crate::discussion::issues::{
-    EntityRef, Happened, Issue, IssueId, ReportKind, ShownIssue, TimelineEvent,
-};
-use crate::discussion::threads::{self, ThreadRef};
+use crate::discussion::issues::{EntityRef, Issue, IssueId, ReportKind, ShownIssue};
 use crate::error::{Error, FileRefusal, Limit, Missing, NotAllowed, Result, Unit, Wording};
-use crate::records::IssueRecord;
 use crate::service::Workflow;
 use crate::suggestions::{THREAD_COUNTER, ThreadNumber};
 use catalog_identity::Principal;
@@ -340,7 +336,6 @@ impl Workflow {
             Requester::SignedIn(p) => Some((p.account, p.handle.clone())),
             Requester::Anonymous { .. } => None,
         };
-        let handle = author.as_ref().map(|(_, h)| h.clone());
         let issue = Issue {
             title: Some(title),
             kind: ReportKind::Rights,
@@ -349,17 +344,7 @@ impl Workflow {
             entity,
             ..Issue::opened_by(id, number, author, now)
         };
-        batch.put(&id.key(), &IssueRecord::from(&issue))?;
-        let mut deltas = crate::lists::Deltas::default();
-        crate::lists::reindex_issue(&mut batch, &mut deltas, None, &issue)?;
-        deltas.apply(self.kv(), &mut batch)?;
-        threads::index(&mut batch, number, ThreadRef::issue(id))?;
-        let opened = TimelineEvent {
-            at: now,
-            actor: handle,
-            what: Happened::Opened,
-        };
-        self.add_event(&mut batch, id, 0, &opened)?;
+        self.write_opened(&mut batch, &issue)?;
         let record = HoldRecord {
             kind,
             number,

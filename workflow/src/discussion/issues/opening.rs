@@ -67,20 +67,30 @@ impl Workflow {
             set,
             ..Issue::opened(id, number, principal.account, principal.handle.clone(), now)
         };
-        batch.put(&id.key(), &IssueRecord::from(&issue))?;
-        let mut deltas = crate::lists::Deltas::default();
-        crate::lists::reindex_issue(&mut batch, &mut deltas, None, &issue)?;
-        deltas.apply(self.kv(), &mut batch)?;
-        threads::index(&mut batch, number, ThreadRef::issue(id))?;
-        let opened = TimelineEvent {
-            at: now,
-            actor: Some(principal.handle.clone()),
-            what: Happened::Opened,
-        };
-        self.add_event(&mut batch, id, 0, &opened)?;
+        self.write_opened(&mut batch, &issue)?;
         self.kv().write(batch)?;
         tracing::info!(issue = id.0, number = number.0, %kind, private, "issue opened");
         self.shown(issue)
+    }
+
+    /// Adds a new issue to `batch`: its record, its list entries, its thread number and its
+    /// first event (opened by its author, or by no one for a reader without an account).
+    pub(crate) fn write_opened(
+        &self,
+        batch: &mut crate::kv::Batch<'_>,
+        issue: &Issue,
+    ) -> Result<()> {
+        batch.put(&issue.id.key(), &IssueRecord::from(issue))?;
+        let mut deltas = crate::lists::Deltas::default();
+        crate::lists::reindex_issue(batch, &mut deltas, None, issue)?;
+        deltas.apply(self.kv(), batch)?;
+        threads::index(batch, issue.number, ThreadRef::issue(issue.id))?;
+        let opened = TimelineEvent {
+            at: issue.created_at,
+            actor: issue.author_handle.clone(),
+            what: Happened::Opened,
+        };
+        self.add_event(batch, issue.id, 0, &opened)
     }
 
     /// The item an issue is about, and the first set it belongs to.
