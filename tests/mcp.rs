@@ -32,7 +32,8 @@ fn s() -> &'static Shared {
 }
 
 /// The tools the server lists, in name order.
-const TOOLS: [&str; 8] = [
+const TOOLS: [&str; 9] = [
+    "get_file",
     "get_item",
     "list_backlinks",
     "list_children",
@@ -175,6 +176,11 @@ async fn every_tool_answers_what_its_route_answers() {
         .to_owned();
     let seq = head(&anon).await;
     let phrase = "\"פורצת גדר\"";
+    let scan = first_of(&anon, "scan").await;
+    let file = scan["data"]["file"]
+        .as_str()
+        .expect("the demo scan names its file")
+        .to_owned();
 
     let cases = [
         // Names and dates, with and without a kind; a limit past the route's range.
@@ -292,6 +298,22 @@ async fn every_tool_answers_what_its_route_answers() {
             json!({ "cursor": "not-a-cursor" }),
             Rest::Get("/v1/commits?cursor=not-a-cursor".into()),
         ),
+        // A file the demo's scan holds (its bytes not held), one no item holds, and no hash.
+        case(
+            "get_file",
+            json!({ "sha256": file }),
+            Rest::Get(format!("/v1/files/{file}/about")),
+        ),
+        case(
+            "get_file",
+            json!({ "sha256": "0".repeat(64) }),
+            Rest::Get(format!("/v1/files/{}/about", "0".repeat(64))),
+        ),
+        case(
+            "get_file",
+            json!({ "sha256": "not-a-hash" }),
+            Rest::Get("/v1/files/not-a-hash/about".into()),
+        ),
         // Dates as people write them, and one that is no date.
         case(
             "parse_date",
@@ -394,6 +416,9 @@ async fn every_tool_answers_what_its_route_answers() {
             "not-found",
             "bad-request",
             "bad-request",
+            "bad-request",
+            // get_file: no item holds the file; no hash.
+            "not-found",
             "bad-request",
             "bad-request",
             "unauthorized"

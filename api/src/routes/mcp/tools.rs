@@ -130,6 +130,13 @@ pub(crate) struct DateArgs {
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FileArgs {
+    /// The file's sha256: 64 hex characters, as a scan's or recording's `file` gives it.
+    sha256: String,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct QuickFixArgs {
     /// The id of the item to change, like `cat-7k2m9q4x`.
@@ -199,6 +206,12 @@ impl CommitsArgs {
 impl DateArgs {
     fn call(self) -> Call {
         Call::get("/v1/dates/parse").param("q", Some(self.q))
+    }
+}
+
+impl FileArgs {
+    fn call(self) -> Call {
+        Call::get(format!("/v1/files/{}/about", segment(&self.sha256)))
     }
 }
 
@@ -312,6 +325,21 @@ impl Catalog {
         Extension(parts): Extension<Parts>,
     ) -> CallToolResult {
         self.relay.call("parse_date", &parts, a.call()).await
+    }
+
+    /// Read what the catalog knows of a file (a scan's PDF, a recording's audio) by its sha256:
+    /// `{ sha256, bytes, mime, rights, credit, url, derivations, pageImages, origin, measured,
+    /// covers, usedBy: { total, first } }`. `rights` is open, credit, link or preserved; `url` is
+    /// where its bytes are served (`/objects/<sha256>`), null while its rights or a takedown keep
+    /// them back (`withheld` says why). Page images of a PDF are listed by
+    /// `GET /v1/scans/{id}/pages`; a scan as IIIF at `/manifests/iiif/<scan id>.json`.
+    #[tool(annotations(title = "Get a file's facts", read_only_hint = true))]
+    async fn get_file(
+        &self,
+        Parameters(a): Parameters<FileArgs>,
+        Extension(parts): Extension<Parts>,
+    ) -> CallToolResult {
+        self.relay.call("get_file", &parts, a.call()).await
     }
 
     /// Propose a corrected version of one item, for people to review: it opens a suggestion at
