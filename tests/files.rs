@@ -226,6 +226,28 @@ async fn page_images_and_an_iiif_manifest_are_made_from_a_served_pdf() {
     assert_eq!(image.header("content-type").as_deref(), Some("image/jpeg"));
     let file = anon.get_json(&format!("/v1/files/{sha}")).await;
     assert_eq!(file["pageImages"], 3);
+    // A page of pages at a time.
+    let first = anon
+        .get_json(&format!("/v1/scans/{scan}/pages?limit=2"))
+        .await;
+    assert_eq!(
+        (
+            first["images"].as_array().unwrap().len(),
+            first["next"].clone()
+        ),
+        (2, json!(3))
+    );
+    let rest = anon
+        .get_json(&format!("/v1/scans/{scan}/pages?from=3"))
+        .await;
+    assert_eq!(rest["images"][0]["page"], 3);
+    assert_eq!(rest["next"], Value::Null);
+    anon.get(&format!("/v1/scans/{scan}/pages?limit=0"))
+        .await
+        .expect_error(400, "bad-request");
+    anon.get(&format!("/v1/scans/{scan}/pages?from=0"))
+        .await
+        .expect_error(400, "bad-request");
 
     let manifest = anon
         .get(&format!("/manifests/iiif/{scan}.json"))
@@ -542,8 +564,14 @@ async fn a_printing_with_the_same_pages_looks_alike_and_checks_say_what_a_file_i
         .await;
     assert_eq!(similar["machine"], true);
     assert_eq!(similar["hashed"], 4);
-    let found = &similar["similar"][0];
-    assert_eq!(found["sha256"], first.as_str(), "{similar}");
+    // Other tests' documents (pages of a few lines laid out alike) may look alike too: a
+    // difference hash sees a page's shape, and theirs is one shape. This one must be there.
+    let found = similar["similar"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["sha256"] == first.as_str())
+        .unwrap_or_else(|| panic!("{first} is not among {similar}"));
     assert_eq!(found["likeness"], 1.0);
     assert_eq!(found["usedBy"][0]["id"], a["items"][0]["id"]);
 
@@ -601,7 +629,14 @@ async fn a_printing_with_the_same_pages_looks_alike_and_checks_say_what_a_file_i
         .await
         .expect(200)
         .json();
-    assert_eq!(with_file["alike"][0]["sha256"], first.as_str());
+    assert!(
+        with_file["alike"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["sha256"] == first.as_str()),
+        "{with_file}"
+    );
     steward
         .post(
             "/v1/uploads/propose",

@@ -156,21 +156,26 @@ pub async fn derived_or_start(
     Ok(found)
 }
 
+/// Makes them; a failure is said in words, for the log.
 fn make(
     handle: &tokio::runtime::Handle,
     blobs: &Blobs,
     sha: &Sha256,
     workflow: &catalog_workflow::Workflow,
-) -> anyhow_lite::Result {
+) -> Result<(), String> {
+    let text = |e: &dyn std::fmt::Display| e.to_string();
     if let Some(made) = handle.block_on(read(blobs, sha)).ok().flatten() {
         // Made before; the index of alike pages is written again (it is a cache too).
-        workflow.index_page_hashes(sha.as_bytes(), &made.hashes)?;
-        return Ok(());
+        return workflow
+            .index_page_hashes(sha.as_bytes(), &made.hashes)
+            .map_err(|e| text(&e));
     }
-    let dir = tempfile::tempdir()?;
-    let copy = handle.block_on(blobs.local_copy(sha, dir.path()))?;
+    let dir = tempfile::tempdir().map_err(|e| text(&e))?;
+    let copy = handle
+        .block_on(blobs.local_copy(sha, dir.path()))
+        .map_err(|e| text(&e))?;
     let path = copy.path();
-    let info = catalog_pdf::info(path)?;
+    let info = catalog_pdf::info(path).map_err(|e| text(&e))?;
     let mut images = Vec::with_capacity(info.pages as usize);
     let mut thumbs = Vec::with_capacity(info.pages as usize);
     for (width, out, prefix) in [
@@ -182,9 +187,9 @@ fn make(
             let name = format!("{prefix}{}.jpg", page.page);
             handle.block_on(blobs.put_derived(sha, &name, page.jpeg.into()))
         })
-        .map_err(|e| anyhow_lite::Error(e.to_string()))?;
+        .map_err(|e| text(&e))?;
     }
-    let looks = catalog_pdf::looks(path, 1, info.pages.min(HASHED_PAGES))?;
+    let looks = catalog_pdf::looks(path, 1, info.pages.min(HASHED_PAGES)).map_err(|e| text(&e))?;
     let title = catalog_pdf::guess_title_page(&looks).map(|g| (g.page, g.reasons));
     let derived = Derived {
         pages: info.pages,
@@ -193,28 +198,13 @@ fn make(
         hashes: looks.iter().map(|l| l.hash).collect(),
         title,
     };
-    let bytes = serde_json::to_vec(&derived).map_err(|e| anyhow_lite::Error(e.to_string()))?;
-    handle.block_on(blobs.put_derived(sha, INFO, bytes.into()))?;
-    workflow.index_page_hashes(sha.as_bytes(), &derived.hashes)?;
+    let bytes = serde_json::to_vec(&derived).map_err(|e| text(&e))?;
+    handle
+        .block_on(blobs.put_derived(sha, INFO, bytes.into()))
+        .map_err(|e| text(&e))?;
+    workflow
+        .index_page_hashes(sha.as_bytes(), &derived.hashes)
+        .map_err(|e| text(&e))?;
     tracing::info!(%sha, pages = info.pages, "page images made");
     Ok(())
-}
-
-/// The one error type of the background work: a message, logged.
-mod anyhow_lite {
-    #[derive(Debug)]
-    pub struct Error(pub String);
-    pub type Result = std::result::Result<(), Error>;
-
-    impl std::fmt::Display for Error {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str(&self.0)
-        }
-    }
-
-    impl<E: std::error::Error> From<E> for Error {
-        fn from(e: E) -> Error {
-            Error(e.to_string())
-        }
-    }
 }

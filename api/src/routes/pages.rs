@@ -17,7 +17,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::derive::{Derived, IMAGE_WIDTH, THUMB_WIDTH};
+use crate::derive::Derived;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, NoQuery, Path, Query};
 use crate::http::answer::{Answer, CacheClass};
@@ -132,6 +132,19 @@ struct PageImages {
     thumb: Picture,
 }
 
+/// Pages one answer of `/v1/scans/{id}/pages` lists.
+const PAGES_LIMIT: extract::LimitRange = extract::LimitRange::new(1000, 500);
+
+#[derive(serde::Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+struct PagesParams {
+    /// The first page listed, from 1 (default 1).
+    from: Option<String>,
+    /// Pages listed, 1-1000 (default 500).
+    limit: Option<String>,
+}
+
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ScanPages {
@@ -139,7 +152,10 @@ struct ScanPages {
     file: String,
     /// How many pages the PDF has.
     pages: u32,
+    /// Pages `from` to `from + limit - 1`.
     images: Vec<PageImages>,
+    /// The first page after these, when there are more.
+    next: Option<u32>,
     /// The scan as an IIIF Presentation 3 manifest.
     manifest: String,
     /// The credit its rights ask for.
@@ -216,23 +232,42 @@ fn images(hex: &str, derived: &Derived) -> Vec<PageImages> {
 }
 
 /// A served scan's page images and thumbnails, and its IIIF manifest.
-#[utoipa::path(get, path = "/v1/scans/{id}/pages", tag = "files", params(("id" = String, Path)),
+#[utoipa::path(get, path = "/v1/scans/{id}/pages", tag = "files", params(("id" = String, Path), PagesParams),
     responses((status = 200, body = ScanPages), (status = 400, body = ErrorBody),
         (status = 404, body = ErrorBody, description = "no such scan, its file not served (`detail.reason`), or its pages not made yet")))]
 async fn scan_pages(
     State(state): State<AppState>,
     Path(raw): Path<String>,
-    Query(NoQuery {}): Query<NoQuery>,
+    Query(p): Query<PagesParams>,
 ) -> Result<Answer, ApiError> {
+    let limit = PAGES_LIMIT.parse(p.limit.as_deref())?;
+    let from = match p.from.as_deref() {
+        None => 1,
+        Some(text) => text
+            .parse::<u32>()
+            .ok()
+            .filter(|n| *n >= 1)
+            .ok_or_else(|| {
+                ApiError::BadRequest(format!(
+                    "from {} is not a page: pages count from 1",
+                    catalog_schemas::clip_quoted(text)
+                ))
+            })?,
+    };
     let (id, hex, served, derived, _) = served_scan(&state, &raw).await?;
     let credit = match served {
         Served::Yes { credit, .. } => credit,
         Served::No { .. } => None,
     };
-    let _ = (IMAGE_WIDTH, THUMB_WIDTH);
+    let all = images(&hex, &derived);
+    let start = (from as usize - 1).min(all.len());
+    let end = (start + limit).min(all.len());
+    let next = (end < all.len()).then_some(end as u32 + 1);
+    let images: Vec<PageImages> = all.into_iter().skip(start).take(end - start).collect();
     Answer::json(&ScanPages {
         scan: id.to_string(),
-        images: images(&hex, &derived),
+        images,
+        next,
         file: hex,
         pages: derived.pages,
         manifest: format!("/manifests/iiif/{id}.json"),
