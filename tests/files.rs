@@ -927,3 +927,122 @@ async fn an_upload_said_to_be_past_a_gibibyte_is_refused_before_its_body() {
     assert!(text.starts_with("HTTP/1.1 413"), "{text}");
     assert!(text.contains("\"error\":\"bad-request\""), "{text}");
 }
+
+/// A captcha verifier speaking the `siteverify` protocol (hCaptcha's, Turnstile's): a form of
+/// `secret`, `response`, `remoteip`; `success` when the secret is the site's and the token one
+/// it handed out. Python's standard library, on a free port; what it was asked is appended to
+/// `asked`.
+struct Verifier {
+    child: std::process::Child,
+    url: String,
+}
+
+impl Drop for Verifier {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn verifier(asked: &std::path::Path) -> Verifier {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let script = r#"
+import json, sys, urllib.parse
+from http.server import BaseHTTPRequestHandler, HTTPServer
+class H(BaseHTTPRequestHandler):
+    def do_POST(self):
+        form = urllib.parse.parse_qs(self.rfile.read(int(self.headers["Content-Length"])).decode())
+        with open(sys.argv[2], "a") as f:
+            f.write(json.dumps(form) + "\n")
+        ok = form.get("secret") == ["site-secret"] and form.get("response") == ["solved-token"]
+        body = json.dumps({"success": ok}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *a):
+        pass
+HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+"#;
+    let child = std::process::Command::new("python3")
+        .args(["-c", script, &port.to_string(), asked.to_str().unwrap()])
+        .spawn()
+        .expect("python3");
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the verifier did not listen"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Verifier {
+        child,
+        url: format!("http://127.0.0.1:{port}/siteverify"),
+    }
+}
+
+#[tokio::test]
+async fn a_configured_verifier_decides_the_captcha_of_a_request_without_an_account() {
+    let dir = common::DataDir::new();
+    let token = dir.person(&common::unique("steward"), true);
+    let asked = dir.path().join("asked.jsonl");
+    let v = verifier(&asked);
+    let secret = dir.path().join("captcha.secret");
+    std::fs::write(&secret, "site-secret\n").unwrap();
+    let server = dir.start(&[
+        "--demo",
+        "--captcha-verify-url",
+        &v.url,
+        "--captcha-secret-file",
+        secret.to_str().unwrap(),
+    ]);
+    let answer = server
+        .with_token(&token)
+        .post_raw(
+            "/v1/uploads?what=document&title=Captcha&rights=mine",
+            "application/pdf",
+            pdf("captcha", 1),
+        )
+        .await
+        .expect(201)
+        .json();
+    let sha = answer["file"]["sha256"].as_str().unwrap().to_owned();
+    let body = |captcha: &str| {
+        json!({ "target": format!("/objects/{sha}"), "name": "A. Reader", "email": "a@example.org",
+            "relation": "other", "statement": "This scan should not be online.", "captcha": captcha })
+    };
+    let anon = server.anon();
+    let refused = anon.post("/v1/takedowns", &body("guessed")).await;
+    refused.expect_error(403, "forbidden");
+    assert_eq!(refused.json()["detail"]["field"], "captcha");
+    anon.get(&format!("/objects/{sha}")).await.expect(200);
+    anon.post("/v1/takedowns", &body("solved-token"))
+        .await
+        .expect(201);
+    anon.get(&format!("/objects/{sha}"))
+        .await
+        .expect_error(404, "not-found");
+    let forms: Vec<Value> = std::fs::read_to_string(&asked)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(forms.len(), 2, "one question a request");
+    assert_eq!(forms[1]["remoteip"][0], "127.0.0.1");
+    // Signed in, no captcha is asked for and the verifier is not asked.
+    server
+        .with_token(&token)
+        .post(
+            &format!("/v1/teshuros/{}/family-request", "cat-00000000"),
+            &json!({}),
+        )
+        .await
+        .expect(404);
+    assert_eq!(std::fs::read_to_string(&asked).unwrap().lines().count(), 2);
+}

@@ -32,6 +32,7 @@
 //!   (the MCP server for agents, whose tools call the `/v1` routes in process: see [`router`]).
 
 /// Public only so the fuzz targets in `fuzz/` can reach the cursor parser; handlers are its users.
+pub mod captcha;
 pub mod cursor;
 mod derive;
 mod error;

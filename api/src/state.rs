@@ -94,6 +94,9 @@ pub struct AppState {
     /// Where file bytes and the page images made from them are kept (`catalog serve` always
     /// gives one: the data directory, or `--objects`).
     pub blobs: Option<catalog_blobs::Blobs>,
+    /// The verifier of anonymous requests' captchas (`--captcha-verify-url`); none in
+    /// development, where any non-empty token is taken.
+    pub captcha: Option<crate::captcha::CaptchaVerifier>,
 }
 
 /// What the edition routes serve from.
@@ -178,7 +181,14 @@ impl AppState {
             oai: None,
             mirror: None,
             blobs: None,
+            captcha: None,
         }
+    }
+
+    /// Checks anonymous requests' captchas with `verifier`.
+    pub fn with_captcha(mut self, verifier: crate::captcha::CaptchaVerifier) -> AppState {
+        self.captcha = Some(verifier);
+        self
     }
 
     /// Keeps file bytes in `blobs`.

@@ -125,6 +125,14 @@ pub struct ServeArgs {
     /// endpoint from the AWS_* environment) instead of DATA/objects.
     #[arg(long, value_name = "URL")]
     pub objects: Option<String>,
+    /// Check the captchas of takedowns and family requests sent without an account with this
+    /// verifier (the `siteverify` address of hCaptcha, Cloudflare Turnstile or reCAPTCHA); needs
+    /// `--captcha-secret-file`. Without one, any non-empty captcha token is taken (development).
+    #[arg(long, value_name = "URL", requires = "captcha_secret_file")]
+    pub captcha_verify_url: Option<String>,
+    /// A file holding the captcha verifier's secret key.
+    #[arg(long, value_name = "PATH", requires = "captcha_verify_url")]
+    pub captcha_secret_file: Option<PathBuf>,
     /// Let webhooks use `http://` addresses and loopback targets (local tests only: without it
     /// only `https://` addresses that resolve to public addresses are taken).
     #[arg(long)]

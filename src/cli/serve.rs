@@ -86,6 +86,21 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
         None => state,
     };
     let state = a.oai.apply(state);
+    let state = match (&a.captcha_verify_url, &a.captcha_secret_file) {
+        (Some(url), Some(file)) => {
+            let secret = std::fs::read_to_string(file)
+                .with_context(|| format!("cannot read the captcha secret {}", file.display()))?;
+            let verifier = catalog_api::captcha::CaptchaVerifier::new(url, &secret)
+                .map_err(anyhow::Error::msg)?;
+            state.with_captcha(verifier)
+        }
+        _ => {
+            tracing::warn!(
+                "no captcha verifier (--captcha-verify-url): any non-empty captcha is taken"
+            );
+            state
+        }
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

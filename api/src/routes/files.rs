@@ -786,24 +786,6 @@ struct RequestedAnswer {
     answer_within_days: u32,
 }
 
-fn requester<'a>(
-    who: &'a Option<catalog_workflow::Principal>,
-    address: std::net::IpAddr,
-    captcha: Option<&str>,
-) -> Result<Requester<'a>, ApiError> {
-    match who {
-        Some(p) => Ok(Requester::SignedIn(p)),
-        None => {
-            // No verifier is configured: any captcha token is taken (development), and the
-            // hourly limit per address holds.
-            if captcha.is_none_or(|c| c.trim().is_empty()) {
-                return Err(refused(catalog_workflow::FileRefusal::NoCaptcha));
-            }
-            Ok(Requester::Anonymous { address })
-        }
-    }
-}
-
 fn requested(r: catalog_workflow::Requested) -> RequestedAnswer {
     RequestedAnswer {
         number: r.issue.issue.number.0,
@@ -826,7 +808,9 @@ async fn takedown(
     ClientAddr(address): ClientAddr,
     Json(body): Json<TakedownBody>,
 ) -> Result<Answer, ApiError> {
-    requester(&who, address, body.captcha.as_deref())?;
+    if who.is_none() {
+        crate::captcha::check(state.captcha.as_ref(), body.captcha.as_deref(), address).await?;
+    }
     let request = TakedownRequest {
         target: body.target,
         name: body.name,
@@ -872,7 +856,9 @@ async fn family_request(
     Json(body): Json<FamilyRequestBody>,
 ) -> Result<Answer, ApiError> {
     let id = extract::id("id", &raw)?;
-    requester(&who, address, body.captcha.as_deref())?;
+    if who.is_none() {
+        crate::captcha::check(state.captcha.as_ref(), body.captcha.as_deref(), address).await?;
+    }
     let request = FamilyRequest {
         relation: body.relation,
         note: body.note,
