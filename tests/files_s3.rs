@@ -30,7 +30,8 @@ fn free_port() -> u16 {
 
 #[tokio::test]
 async fn uploads_are_kept_in_an_s3_bucket_and_served_from_it() {
-    let python = python_with("catalog-moto-server", &["moto[server]"], "moto");
+    // The virtualenv `blobs/tests/s3.rs` makes too (one pip install of moto a machine).
+    let python = python_with("catalog-moto", &["'moto[server]'"], "moto");
     let bin = std::path::Path::new(&python).with_file_name("moto_server");
     let port = free_port();
     let _moto = Moto(

@@ -472,6 +472,7 @@ mod tests {
         assert_eq!(
             names,
             [
+                "get_file",
                 "get_item",
                 "list_backlinks",
                 "list_children",
