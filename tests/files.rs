@@ -1046,3 +1046,43 @@ async fn a_configured_verifier_decides_the_captcha_of_a_request_without_an_accou
         .expect(404);
     assert_eq!(std::fs::read_to_string(&asked).unwrap().lines().count(), 2);
 }
+
+#[tokio::test]
+async fn requests_without_an_account_stop_at_ten_an_hour_from_one_address() {
+    let dir = common::DataDir::new();
+    let token = dir.person(&common::unique("steward"), true);
+    let server = dir.start(&["--demo"]);
+    let answer = server
+        .with_token(&token)
+        .post_raw(
+            "/v1/uploads?what=document&title=Budget&rights=mine",
+            "application/pdf",
+            pdf("budget", 1),
+        )
+        .await
+        .expect(201)
+        .json();
+    let sha = answer["file"]["sha256"].as_str().unwrap().to_owned();
+    let body = json!({ "target": sha, "name": "A. Reader", "email": "a@example.org",
+        "relation": "other", "statement": "This scan should not be online.", "captcha": "any" });
+    let anon = server.anon();
+    for _ in 0..10 {
+        anon.post("/v1/takedowns", &body).await.expect(201);
+    }
+    let eleventh = anon.post("/v1/takedowns", &body).await;
+    eleventh.expect_error(429, "rate-limited");
+    assert!(
+        eleventh
+            .header("retry-after")
+            .unwrap()
+            .parse::<u64>()
+            .unwrap()
+            <= 3_600
+    );
+    // A signed-in person is not held to the address's budget.
+    server
+        .with_token(&token)
+        .post("/v1/takedowns", &body)
+        .await
+        .expect(201);
+}

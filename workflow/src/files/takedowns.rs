@@ -325,9 +325,18 @@ impl Workflow {
     ) -> Result<Requested> {
         let _guard = self.registry_lock();
         let mut batch = self.kv().batch();
-        if let Requester::Anonymous { address } = requester {
-            let (name, value) = self.count_anonymous(address)?;
-            batch.set_counter(&name, value)?;
+        // Each request stops files before anyone looks, so each is counted: an address's hourly
+        // budget without an account, a person's daily budget of issues with one.
+        match requester {
+            Requester::Anonymous { address } => {
+                let (name, value) = self.count_anonymous(address)?;
+                batch.set_counter(&name, value)?;
+            }
+            Requester::SignedIn(principal) => {
+                if let Some(counted) = self.count_daily(principal, crate::quotas::Daily::Issues)? {
+                    counted.write(&mut batch)?;
+                }
+            }
         }
         let id = IssueId(self.bump_counter(&mut batch, crate::discussion::issues::ISSUE_COUNTER)?);
         let number = ThreadNumber(self.bump_counter(&mut batch, THREAD_COUNTER)?);
