@@ -45,6 +45,14 @@ pub struct Derivation {
     url: String,
 }
 
+/// A page image or thumbnail: where it is served and its size in pixels.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Picture {
+    pub url: String,
+    pub width: u32,
+    pub height: u32,
+}
+
 /// An item named in a file's answers.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct ItemRef {
@@ -75,6 +83,24 @@ impl Derived {
                 url: format!("/objects/{hex}/thumbs/{{page}}.jpg"),
             },
         ]
+    }
+
+    /// Page `page`'s image and thumbnail, when made.
+    pub fn pictures(&self, hex: &str, page: u32) -> Option<(Picture, Picture)> {
+        let at = (page as usize).checked_sub(1)?;
+        let (&(width, height), &(tw, th)) = (self.images.get(at)?, self.thumbs.get(at)?);
+        Some((
+            Picture {
+                url: format!("/objects/{hex}/pages/{page}.jpg"),
+                width,
+                height,
+            },
+            Picture {
+                url: format!("/objects/{hex}/thumbs/{page}.jpg"),
+                width: tw,
+                height: th,
+            },
+        ))
     }
 
     pub fn measured(&self) -> serde_json::Value {

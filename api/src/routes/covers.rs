@@ -11,6 +11,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::derive::Picture;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, NoQuery, Path, Query};
 use crate::http::answer::Answer;
@@ -25,13 +26,6 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(work_cover))
         .routes(routes!(drive_fix))
         .routes(routes!(published_manifest))
-}
-
-#[derive(Serialize, ToSchema, Clone)]
-pub(crate) struct Picture {
-    url: String,
-    width: u32,
-    height: u32,
 }
 
 /// The spec's Cover.
@@ -105,10 +99,7 @@ async fn cover_of(
                 None => continue,
             },
         };
-        let (Some(&(w, h_)), Some(&(tw, th))) = (
-            derived.images.get(page as usize - 1),
-            derived.thumbs.get(page as usize - 1),
-        ) else {
+        let Some((image, thumb)) = derived.pictures(&h, page) else {
             continue;
         };
         cover = Some(Cover {
@@ -117,16 +108,8 @@ async fn cover_of(
             machine,
             reasons,
             credit: source.credit.clone(),
-            image: Picture {
-                url: format!("/objects/{h}/pages/{page}.jpg"),
-                width: w,
-                height: h_,
-            },
-            thumb: Picture {
-                url: format!("/objects/{h}/thumbs/{page}.jpg"),
-                width: tw,
-                height: th,
-            },
+            image,
+            thumb,
         });
     }
     Ok((cover, pdfs))

@@ -17,7 +17,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::derive::Derived;
+use crate::derive::{Derived, Picture};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, NoQuery, Path, Query};
 use crate::http::answer::{Answer, CacheClass};
@@ -119,13 +119,6 @@ async fn thumb_image(
 }
 
 #[derive(Serialize, ToSchema)]
-struct Picture {
-    url: String,
-    width: u32,
-    height: u32,
-}
-
-#[derive(Serialize, ToSchema)]
 struct PageImages {
     page: u32,
     image: Picture,
@@ -207,26 +200,10 @@ async fn served_scan(
 }
 
 fn images(hex: &str, derived: &Derived) -> Vec<PageImages> {
-    derived
-        .images
-        .iter()
-        .zip(&derived.thumbs)
-        .enumerate()
-        .map(|(i, (&(w, h), &(tw, th)))| {
-            let page = i as u32 + 1;
-            PageImages {
-                page,
-                image: Picture {
-                    url: format!("/objects/{hex}/pages/{page}.jpg"),
-                    width: w,
-                    height: h,
-                },
-                thumb: Picture {
-                    url: format!("/objects/{hex}/thumbs/{page}.jpg"),
-                    width: tw,
-                    height: th,
-                },
-            }
+    (1..=derived.images.len() as u32)
+        .filter_map(|page| {
+            let (image, thumb) = derived.pictures(hex, page)?;
+            Some(PageImages { page, image, thumb })
         })
         .collect()
 }
