@@ -215,15 +215,18 @@ impl Workflow {
         }
         let wanted = match decision {
             HoldDecision::Uphold => WantedState::Completed,
-            HoldDecision::Lift => {
-                let mut batch = self.kv().batch();
-                let lifted = self.lift_holds(&mut batch, number)?;
-                self.kv().write(batch)?;
-                tracing::info!(number = number.0, lifted, "hold lifted");
-                WantedState::NotPlanned
-            }
+            HoldDecision::Lift => WantedState::NotPlanned,
         };
-        self.set_issue_state(principal, number, wanted, note)
+        // The issue's state is changed first: a decision its state refuses (a request already
+        // decided and closed; reopen it to decide again) lifts nothing.
+        let shown = self.set_issue_state(principal, number, wanted, note)?;
+        if decision == HoldDecision::Lift {
+            let mut batch = self.kv().batch();
+            let lifted = self.lift_holds(&mut batch, number)?;
+            self.kv().write(batch)?;
+            tracing::info!(number = number.0, lifted, "hold lifted");
+        }
+        Ok(shown)
     }
 
     /// The files a target names, and the item it names (if one).
