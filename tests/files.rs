@@ -1094,3 +1094,73 @@ async fn requests_without_an_account_stop_at_ten_an_hour_from_one_address() {
         .await
         .expect(201);
 }
+
+#[tokio::test]
+async fn a_report_needs_no_account_and_opens_an_issue_of_its_kind() {
+    let dir = common::DataDir::new();
+    let token = dir.person(&common::unique("steward"), true);
+    let server = dir.start(&["--demo"]);
+    let anon = server.anon();
+    let work = common::flow::first_of(&anon, "work").await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let body = json!({ "reason": "wrong-fact", "entityId": work, "note": "The year is 5749, not 5748.", "captcha": "any" });
+    anon.post("/v1/reports", &json!({ "reason": "wrong-fact" }))
+        .await
+        .expect_error(403, "forbidden");
+    anon.post(
+        "/v1/reports",
+        &json!({ "reason": "nonsense", "captcha": "c" }),
+    )
+    .await
+    .expect_error(400, "bad-request");
+    anon.post(
+        "/v1/reports",
+        &json!({ "reason": "other", "note": "x".repeat(10_001), "captcha": "c" }),
+    )
+    .await
+    .expect_error(400, "bad-request");
+    anon.post(
+        "/v1/reports",
+        &json!({ "reason": "other", "entityId": "cat-00000000", "captcha": "c" }),
+    )
+    .await
+    .expect_error(404, "not-found");
+    let filed = anon.post("/v1/reports", &body).await.expect(201).json();
+    assert_eq!(filed["private"], false);
+    let number = filed["number"].as_u64().unwrap();
+    let thread = anon.get_json(&format!("/v1/issues/{number}")).await;
+    assert_eq!(thread["issue"]["type"], "wrong-fact");
+    assert_eq!(thread["issue"]["author"], Value::Null);
+    assert_eq!(thread["issue"]["entity"]["id"], work.as_str());
+    assert_eq!(thread["issue"]["body"], "The year is 5749, not 5748.");
+    // An offensive-content report is private; the shared hourly budget runs out at ten.
+    let offensive = anon
+        .post(
+            "/v1/reports",
+            &json!({ "reason": "offensive", "title": "A page to look at", "captcha": "c" }),
+        )
+        .await
+        .expect(201)
+        .json();
+    assert_eq!(offensive["private"], true);
+    anon.get(&format!("/v1/issues/{}", offensive["number"]))
+        .await
+        .expect(404);
+    for _ in 0..8 {
+        anon.post("/v1/reports", &body).await.expect(201);
+    }
+    anon.post("/v1/reports", &body)
+        .await
+        .expect_error(429, "rate-limited");
+    // Signed in, no captcha is asked for.
+    server
+        .with_token(&token)
+        .post(
+            "/v1/reports",
+            &json!({ "reason": "bad-scan", "entityId": work }),
+        )
+        .await
+        .expect(201);
+}

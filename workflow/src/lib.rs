@@ -122,7 +122,8 @@ pub use discussion::inbox::{
 pub use discussion::issues::{
     ClosingSuggestion, EntityRef, Happened, Issue, IssueFilter, IssueId, IssuePage, IssueQuery,
     IssueRights, IssueState, IssueStateFilter, IssueThread, Label, MAX_BODY_CHARS, MAX_NOTE_CHARS,
-    MAX_TITLE_CHARS, NewIssue, ReportKind, ShownIssue, StateReason, TimelineEvent, WantedState,
+    MAX_TITLE_CHARS, NewIssue, NewReport, ReportKind, ShownIssue, StateReason, TimelineEvent,
+    WantedState,
 };
 pub use discussion::threads::{Thread, ThreadKind, ThreadRef, ThreadState};
 pub use error::{

@@ -1,11 +1,12 @@
 //! Issues, as far as suggestions need them: open one, the list, one issue's page, and closing
-//! or reopening. Labels, assignees, comments, visibility and reports come with a later issue.
+//! or reopening; and reports, which anyone may file without an account. Labels, assignees,
+//! comments, visibility and the reports inbox come with a later issue.
 
 use axum::extract::State;
 use axum::http::{StatusCode, Uri};
 use catalog_schemas::Id;
 use catalog_workflow::{IssueThread, NewIssue, ReportKind, ShownIssue, ThreadNumber, WantedState};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -13,6 +14,7 @@ use utoipa_axum::routes;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, Json, Path, Query};
 use crate::http::answer::Answer;
+use crate::http::client_addr::ClientAddr;
 use crate::http::identity::{Reader, WriteAccess};
 use crate::state::AppState;
 
@@ -22,6 +24,7 @@ mod listing;
 
 pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
+        .routes(routes!(report))
         .routes(routes!(create, list))
         .routes(routes!(get_one))
         .routes(routes!(set_state))
@@ -146,4 +149,76 @@ async fn set_state(
             wf.set_issue_state(&who, number, body.state, body.note.as_deref())
         })
         .await
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct ReportBody {
+    /// The report's kind: wrong-fact, missing-page, bad-scan, audio-problem, wrong-text,
+    /// duplicate, rights, offensive, other.
+    reason: String,
+    /// The item it is about.
+    entity_id: Option<String>,
+    /// What is wrong, at most 10000 characters.
+    note: Option<String>,
+    /// At most 200 characters; made from the reason and the item when left out.
+    title: Option<String>,
+    /// Needed when not signed in.
+    captcha: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+struct ReportAnswer {
+    /// The issue it opened (`#number`).
+    number: u64,
+    /// Rights and offensive-content reports are private: stewards, the set's keepers, the
+    /// reporter and those assigned read them.
+    private: bool,
+}
+
+/// Reports a problem; no account needed (a captcha and an hourly limit per address instead).
+/// It opens an issue of the report's kind and answers its number.
+#[utoipa::path(post, path = "/v1/reports", tag = "issues", request_body = ReportBody,
+    responses((status = 201, body = ReportAnswer),
+        (status = 400, body = ErrorBody, description = "an unknown reason, a note or title too long"),
+        (status = 403, body = ErrorBody, description = "no captcha, or one not solved, without signing in"),
+        (status = 404, body = ErrorBody, description = "`entityId` names no item"),
+        (status = 429, body = ErrorBody)))]
+async fn report(
+    State(state): State<AppState>,
+    Reader(who): Reader,
+    ClientAddr(address): ClientAddr,
+    Json(body): Json<ReportBody>,
+) -> Result<Answer, ApiError> {
+    let reason = report_kind(&body.reason)?;
+    let entity = body
+        .entity_id
+        .as_deref()
+        .map(|raw| extract::id("entityId", raw))
+        .transpose()?;
+    if who.is_none() {
+        crate::captcha::check(state.captcha.as_ref(), body.captcha.as_deref(), address).await?;
+    }
+    let report = catalog_workflow::NewReport {
+        reason,
+        entity,
+        note: body.note,
+        title: body.title,
+    };
+    let issue = state
+        .workflow_call(move |wf| {
+            let requester = match &who {
+                Some(p) => catalog_workflow::Requester::SignedIn(p),
+                None => catalog_workflow::Requester::Anonymous { address },
+            };
+            wf.file_report(requester, report)
+        })
+        .await?;
+    Answer::written(
+        &ReportAnswer {
+            number: issue.issue.number.0,
+            private: issue.issue.private,
+        },
+        StatusCode::CREATED,
+    )
 }

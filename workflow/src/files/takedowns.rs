@@ -328,19 +328,8 @@ impl Workflow {
     ) -> Result<Requested> {
         let _guard = self.registry_lock();
         let mut batch = self.kv().batch();
-        // Each request stops files before anyone looks, so each is counted: an address's hourly
-        // budget without an account, a person's daily budget of issues with one.
-        match requester {
-            Requester::Anonymous { address } => {
-                let (name, value) = self.count_anonymous(address)?;
-                batch.set_counter(&name, value)?;
-            }
-            Requester::SignedIn(principal) => {
-                if let Some(counted) = self.count_daily(principal, crate::quotas::Daily::Issues)? {
-                    counted.write(&mut batch)?;
-                }
-            }
-        }
+        // Each request stops files before anyone looks, so each is counted.
+        self.count_request(&mut batch, requester)?;
         let id = IssueId(self.bump_counter(&mut batch, crate::discussion::issues::ISSUE_COUNTER)?);
         let number = ThreadNumber(self.bump_counter(&mut batch, THREAD_COUNTER)?);
         let now = self.now();
@@ -375,6 +364,27 @@ impl Workflow {
             issue: self.shown(issue)?,
             files: files.iter().map(|f| hex_of(f)).collect(),
         })
+    }
+
+    /// Counts a request someone files: from an address without an account, against its hourly
+    /// budget; from a signed-in person, with the issues they open in a day.
+    pub(crate) fn count_request(
+        &self,
+        batch: &mut crate::kv::Batch<'_>,
+        requester: Requester<'_>,
+    ) -> Result<()> {
+        match requester {
+            Requester::Anonymous { address } => {
+                let (name, value) = self.count_anonymous(address)?;
+                batch.set_counter(&name, value)?;
+            }
+            Requester::SignedIn(principal) => {
+                if let Some(counted) = self.count_daily(principal, crate::quotas::Daily::Issues)? {
+                    counted.write(batch)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Counts one more anonymous request from `address` this hour, or refuses it past

@@ -27,6 +27,7 @@ mod listing;
 pub(crate) mod mentions;
 mod opening;
 mod record;
+mod reports;
 mod state;
 mod timeline;
 mod view;
@@ -39,6 +40,7 @@ pub use opening::NewIssue;
 pub use record::{
     EntityRef, Issue, IssueId, IssueState, Label, ReportKind, ShownIssue, StateReason,
 };
+pub use reports::NewReport;
 pub use state::WantedState;
 pub use timeline::{Happened, TimelineEvent};
 pub use view::{ClosingSuggestion, IssueRights, IssueThread};

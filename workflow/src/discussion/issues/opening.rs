@@ -94,7 +94,7 @@ impl Workflow {
     }
 
     /// The item an issue is about, and the first set it belongs to.
-    fn entity_of(&self, id: Id) -> Result<(Option<EntityRef>, Option<Id>)> {
+    pub(crate) fn entity_of(&self, id: Id) -> Result<(Option<EntityRef>, Option<Id>)> {
         let stored = match Missing::from_lookup(id, self.inner.read_models.item(id)?) {
             Ok(stored) => stored,
             Err(Missing::ItemMerged { id, into }) => {
