@@ -283,6 +283,9 @@ impl Workflow {
         plan: &UploadPlan,
         file: UploadedFile,
     ) -> Result<Uploaded> {
+        // The items first: one the catalog lost since the plan refuses the upload before its
+        // count is written.
+        let (items, made, title) = plan_items(self, plan, &file)?;
         {
             let _guard = self.registry_lock();
             let mut batch = self.kv().batch();
@@ -291,7 +294,6 @@ impl Workflow {
             }
             self.kv().write(batch)?;
         }
-        let (items, made, title) = plan_items(self, plan, &file)?;
         let description = format!(
             "{} bytes of {}, sha256 {}; rights given: {}.",
             file.bytes, file.mime, file.sha256, plan.request.rights
