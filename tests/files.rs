@@ -59,22 +59,16 @@ fn pdf(seed: &str, pages: usize) -> Vec<u8> {
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    let out = std::process::Command::new("sha256sum")
-        .arg("-")
+    use std::io::Write as _;
+    let mut child = std::process::Command::new("sha256sum")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
-        .and_then(|mut c| {
-            use std::io::Write as _;
-            c.stdin.take().unwrap().write_all(bytes)?;
-            c.wait_with_output()
-        })
         .unwrap();
+    child.stdin.take().unwrap().write_all(bytes).unwrap();
+    let out = child.wait_with_output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    let mut hex = String::new();
-    let _ = write!(hex, "{}", text.split_whitespace().next().unwrap());
-    hex
+    text.split_whitespace().next().unwrap().to_owned()
 }
 
 async fn upload(

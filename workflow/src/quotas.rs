@@ -5,7 +5,8 @@
 //! needs a scan and never drifts from the records.
 //!
 //! A day's count is one key per account and kind holding the UTC day and the count together
-//! (`day << 24 | count`): a new day starts from zero without a key per day piling up.
+//! (`day << 24 | count`): a new day starts from zero without a key per day piling up. The same
+//! windowed counter ([`Workflow::count_window`]) counts an address's requests an hour.
 
 use std::sync::atomic::Ordering;
 
@@ -113,32 +114,49 @@ impl Workflow {
             return Ok(None);
         }
         let name = format!("quota:{}:{}", what.name(), principal.account.0);
+        self.count_window(name, DAY_MS, what.limit(), n, || {
+            format!(
+                "@{} has written {} {} today, the most one account may in a day; \
+                 try again after midnight UTC",
+                principal.handle,
+                what.limit(),
+                what.name()
+            )
+        })
+        .map(Some)
+    }
+
+    /// Counts `n` more in the current window of `window_ms` (UTC days, hours) under counter
+    /// `name`, or refuses them all past `limit` with `refusal`'s words and the wait until the
+    /// window ends. Call with the registry lock held and write the answer in the batch of what
+    /// it counts.
+    pub(crate) fn count_window(
+        &self,
+        name: String,
+        window_ms: i64,
+        limit: u64,
+        n: u64,
+        refusal: impl FnOnce() -> String,
+    ) -> Result<Counted> {
         let now = self.now().unix_millis();
-        let today = now.div_euclid(DAY_MS) as u64;
+        let window = now.div_euclid(window_ms) as u64;
         let stored = self.kv().counter(&name)?;
-        let count = if stored >> COUNT_BITS == today {
+        let count = if stored >> COUNT_BITS == window {
             stored & ((1 << COUNT_BITS) - 1)
         } else {
             0
         };
-        if count + n > what.limit() {
-            let left_ms = ((today as i64 + 1) * DAY_MS - now).max(1) as u64;
-            let retry_after_secs = left_ms.div_ceil(1000);
+        if count + n > limit {
+            let left_ms = ((window as i64 + 1) * window_ms - now).max(1) as u64;
             return Err(Error::Quota {
-                message: format!(
-                    "@{} has written {} {} today, the most one account may in a day; \
-                     try again after midnight UTC",
-                    principal.handle,
-                    what.limit(),
-                    what.name()
-                ),
-                retry_after_secs,
+                message: refusal(),
+                retry_after_secs: left_ms.div_ceil(1000),
             });
         }
-        Ok(Some(Counted {
+        Ok(Counted {
             name,
-            value: (today << COUNT_BITS) | (count + n),
-        }))
+            value: (window << COUNT_BITS) | (count + n),
+        })
     }
 
     /// Counts one more open draft of `principal`, or refuses it past [`MAX_OPEN_DRAFTS`]. Call

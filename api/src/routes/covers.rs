@@ -65,7 +65,7 @@ struct WorkCover {
 }
 
 fn hex(sha: &[u8; 32]) -> String {
-    sha.iter().map(|b| format!("{b:02x}")).collect()
+    catalog_blobs::Sha256::from_bytes(*sha).to_string()
 }
 
 /// The cover of `choices`: the chosen page, else the machine's title-page guess of the first

@@ -195,24 +195,40 @@ pub(crate) struct FileAnswer {
     page_images: u32,
 }
 
-async fn file_answer(state: &AppState, raw: &str) -> Result<(FileAnswer, FileInfo), ApiError> {
+/// A file's answer, what the catalog knows of it, and what was made from it (read once, for
+/// `/about` too).
+async fn file_answer(
+    state: &AppState,
+    raw: &str,
+) -> Result<(FileAnswer, FileInfo, Option<crate::derive::Derived>), ApiError> {
     let (hex, bytes) = sha(raw)?;
-    let (info, served) = state
-        .workflow_call(move |wf| Ok((wf.file_info(&bytes)?.0, wf.file_served(&bytes)?)))
-        .await?;
-    let info =
-        info.ok_or_else(|| ApiError::NotFound(format!("no item of the catalog holds file {hex}")))?;
-    let withheld = match &served {
-        Served::Yes { .. } => None,
-        Served::No { reason, .. } => Some(reason.clone()),
-    };
-    let derived = crate::derive::derived(state, &bytes).await?;
-    let page_fix = state
-        .workflow_call({
-            let first = info.first_users.clone();
-            move |wf| wf.page_fix_of(&first)
+    // One call: the serving decision carries the file's facts either way.
+    let (served, page_fix) = state
+        .workflow_call(move |wf| {
+            let served = wf.file_served(&bytes)?;
+            let page_fix = match &served {
+                Served::Yes { info, .. }
+                | Served::No {
+                    info: Some(info), ..
+                } => wf.page_fix_of(&info.first_users)?,
+                Served::No { info: None, .. } => None,
+            };
+            Ok((served, page_fix))
         })
         .await?;
+    let (info, withheld) = match served {
+        Served::Yes { info, .. } => (info, None),
+        Served::No {
+            info: Some(info),
+            reason,
+        } => (info, Some(reason)),
+        Served::No { info: None, .. } => {
+            return Err(ApiError::NotFound(format!(
+                "no item of the catalog holds file {hex}"
+            )));
+        }
+    };
+    let derived = crate::derive::derived(state, &bytes).await?;
     let size = match info.bytes {
         Some(n) => Some(n),
         None => match state.blobs.as_ref() {
@@ -223,10 +239,8 @@ async fn file_answer(state: &AppState, raw: &str) -> Result<(FileAnswer, FileInf
             None => None,
         },
     };
-    let hex_for_derived = hex.clone();
     let answer = FileAnswer {
         url: withheld.is_none().then(|| format!("/objects/{hex}")),
-        sha256: hex,
         bytes: size,
         mime: info.mime.clone(),
         rights: info.rights.as_str(),
@@ -234,11 +248,13 @@ async fn file_answer(state: &AppState, raw: &str) -> Result<(FileAnswer, FileInf
         withheld,
         page_images: derived.as_ref().map_or(0, |d| d.page_images()),
         derivations: derived
-            .map(|d| d.derivations_of(&hex_for_derived))
+            .as_ref()
+            .map(|d| d.derivations_of(&hex))
             .unwrap_or_default(),
         page_fix,
+        sha256: hex,
     };
-    Ok((answer, info))
+    Ok((answer, info, derived))
 }
 
 /// What the catalog knows of a file: size, type, rights, where its bytes are served and what was
@@ -252,7 +268,7 @@ async fn file(
     Path(raw): Path<String>,
     Query(NoQuery {}): Query<NoQuery>,
 ) -> Result<Answer, ApiError> {
-    let (answer, _) = file_answer(&state, &raw).await?;
+    let (answer, _, _) = file_answer(&state, &raw).await?;
     Answer::json(&answer)
 }
 
@@ -290,13 +306,12 @@ async fn about(
     Path(raw): Path<String>,
     Query(NoQuery {}): Query<NoQuery>,
 ) -> Result<Answer, ApiError> {
-    let (file, info) = file_answer(&state, &raw).await?;
+    let (file, info, derived) = file_answer(&state, &raw).await?;
     let bytes = info.sha256;
     let users = info.first_users.clone();
     let (first, origin, chosen) = state
         .workflow_call(move |wf| wf.file_users(&bytes, &users, USERS_SHOWN))
         .await?;
-    let derived = crate::derive::derived(&state, &bytes).await?;
     let mut covers: Vec<serde_json::Value> = chosen
         .into_iter()
         .map(|(work, page)| serde_json::json!({ "work": work.to_string(), "page": page, "machine": false }))
@@ -352,10 +367,11 @@ async fn similar(
         .map(|d| d.hashes)
         .unwrap_or_default();
     let hashed = hashes.len();
+    let asked = hex.clone();
     let similar = state
         .workflow_call(move |wf| {
             if wf.file_info(&bytes)?.0.is_none() {
-                return Err(catalog_workflow::FileRefusal::NoFile(hex_of(&bytes)).into());
+                return Err(catalog_workflow::FileRefusal::NoFile(asked).into());
             }
             let alike = wf.alike(&hashes, Some(&bytes), catalog_workflow::MAX_ALIKE)?;
             wf.describe_alike(alike)
@@ -367,10 +383,6 @@ async fn similar(
         similar,
         machine: true,
     })
-}
-
-fn hex_of(bytes: &[u8; 32]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Page hashes as a request gives them: 16 hex characters each, at most 50.

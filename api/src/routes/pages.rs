@@ -57,25 +57,29 @@ async fn image(
         ))
     })?;
     let page = page_of(name)?;
-    let derived = crate::derive::derived(state, &bytes).await?;
-    let title = derived.as_ref().and_then(|d| d.title.as_ref().map(|t| t.0));
-    let served = {
-        let hex = hex.clone();
+    let hex_ = hex.clone();
+    let served = state
+        .workflow_call(move |wf| wf.file_served(&bytes))
+        .await?;
+    if let Served::No { .. } = served {
+        // A linked file's cover (its title page, or a page chosen as a work's cover) is served
+        // though its bytes are not; only then is what was made from it read.
+        let title = crate::derive::derived(state, &bytes)
+            .await?
+            .and_then(|d| d.title.map(|t| t.0));
         state
             .workflow_call(move |wf| {
-                let bytes_served = wf.file_served(&bytes)?;
-                // A linked file's cover (its title page) is served though its bytes are not.
                 let is_cover =
                     title == Some(page) || wf.covers_from(&bytes)?.iter().any(|&(_, p)| p == page);
-                let served = match bytes_served {
-                    Served::No { .. } if is_cover => wf.cover_served(&bytes)?,
-                    other => other,
+                let served = if is_cover {
+                    wf.cover_served(&bytes)?
+                } else {
+                    served
                 };
-                wf.require_served(&hex, served)
+                wf.require_served(&hex_, served).map(drop)
             })
-            .await?
-    };
-    drop(served);
+            .await?;
+    }
     let blobs = state.blobs()?;
     let jpeg = blobs
         .read_derived(&Sha256::from_bytes(bytes), &format!("{prefix}{page}.jpg"))

@@ -124,7 +124,7 @@ impl Workflow {
             let likeness = (pages.len() as f32 / shorter as f32).min(1.0);
             if likeness >= MIN_LIKENESS {
                 out.push(Alike {
-                    sha256: sha.iter().map(|b| format!("{b:02x}")).collect(),
+                    sha256: super::hex(&sha),
                     likeness,
                     pages: pages.len() as u32,
                 });

@@ -108,7 +108,7 @@ impl Workflow {
             }
         }
         let held = self.inner.read_models.file(sha256)?.is_some();
-        let hex: String = sha256.iter().map(|b| format!("{b:02x}")).collect();
+        let hex = super::hex(sha256);
         let alike = self.describe_alike(self.alike(hashes, Some(sha256), MAX_ALIKE)?)?;
         let alike_publications: Vec<String> = alike
             .iter()

@@ -57,6 +57,16 @@ pub enum Served {
     },
 }
 
+/// Bytes as lowercase hex (a sha256's name, a counter's key).
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(out, "{b:02x}");
+    }
+    out
+}
+
 /// Parses a sha256 as a request gives it (64 hex characters, any case) into the canonical
 /// lowercase form and its bytes.
 pub fn parse_sha256(text: &str) -> Option<(String, [u8; 32])> {

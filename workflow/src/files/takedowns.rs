@@ -13,7 +13,7 @@ use super::holds::{HoldKind, HoldRecord};
 use crate::after_merge::stored_data;
 use crate::discussion::issues::WantedState;
 use crate::discussion::issues::{EntityRef, Issue, IssueId, ReportKind, ShownIssue};
-use crate::error::{Error, FileRefusal, Limit, Missing, NotAllowed, Result, Unit, Wording};
+use crate::error::{FileRefusal, Limit, Missing, NotAllowed, Result, Unit, Wording};
 use crate::service::Workflow;
 use crate::suggestions::{THREAD_COUNTER, ThreadNumber};
 use catalog_identity::Principal;
@@ -30,7 +30,6 @@ const MAX_FIELD_CHARS: usize = 300;
 const MAX_FILES_A_REQUEST: usize = 50;
 
 const HOUR_MS: i64 = 3_600_000;
-const COUNT_BITS: u32 = 24;
 
 /// `POST /v1/takedowns`.
 #[derive(Debug, Clone, Default)]
@@ -362,7 +361,7 @@ impl Workflow {
         );
         Ok(Requested {
             issue: self.shown(issue)?,
-            files: files.iter().map(|f| hex_of(f)).collect(),
+            files: files.iter().map(|f| super::hex(f)).collect(),
         })
     }
 
@@ -375,8 +374,7 @@ impl Workflow {
     ) -> Result<()> {
         match requester {
             Requester::Anonymous { address } => {
-                let (name, value) = self.count_anonymous(address)?;
-                batch.set_counter(&name, value)?;
+                self.count_anonymous(address)?.write(batch)?;
             }
             Requester::SignedIn(principal) => {
                 if let Some(counted) = self.count_daily(principal, crate::quotas::Daily::Issues)? {
@@ -389,28 +387,15 @@ impl Workflow {
 
     /// Counts one more anonymous request from `address` this hour, or refuses it past
     /// [`MAX_ANONYMOUS_REQUESTS_AN_HOUR`]. The address is kept only as part of a hash.
-    fn count_anonymous(&self, address: IpAddr) -> Result<(String, u64)> {
+    fn count_anonymous(&self, address: IpAddr) -> Result<crate::quotas::Counted> {
         let digest = catalog_identity::secrets::sha256(&address.to_string());
-        let name = format!("quota:anonymous-requests:{}", hex_of(&digest[..12]));
-        let now = self.now().unix_millis();
-        let hour = now.div_euclid(HOUR_MS) as u64;
-        let stored = self.kv().counter(&name)?;
-        let count = if stored >> COUNT_BITS == hour {
-            stored & ((1 << COUNT_BITS) - 1)
-        } else {
-            0
-        };
-        if count >= MAX_ANONYMOUS_REQUESTS_AN_HOUR {
-            let left_ms = ((hour as i64 + 1) * HOUR_MS - now).max(1) as u64;
-            return Err(Error::Quota {
-                message: format!(
-                    "{MAX_ANONYMOUS_REQUESTS_AN_HOUR} requests an hour may come from one address \
-                     without signing in; sign in, or try again later"
-                ),
-                retry_after_secs: left_ms.div_ceil(1000),
-            });
-        }
-        Ok((name, (hour << COUNT_BITS) | (count + 1)))
+        let name = format!("quota:anonymous-requests:{}", super::hex(&digest[..12]));
+        self.count_window(name, HOUR_MS, MAX_ANONYMOUS_REQUESTS_AN_HOUR, 1, || {
+            format!(
+                "{MAX_ANONYMOUS_REQUESTS_AN_HOUR} requests an hour may come from one address \
+                 without signing in; sign in, or try again later"
+            )
+        })
     }
 }
 
@@ -421,13 +406,4 @@ fn field(name: &'static str, value: &str, min: usize, max: usize) -> Result<()> 
         return Err(Limit::new(name, min..=max, chars, Wording::Give(Unit::Characters)).into());
     }
     Ok(())
-}
-
-fn hex_of(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for byte in bytes {
-        let _ = write!(out, "{byte:02x}");
-    }
-    out
 }

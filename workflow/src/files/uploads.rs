@@ -11,7 +11,7 @@ use catalog_schemas::file_rights::FileRights;
 use catalog_schemas::{DateKey, Id, ItemType};
 use serde_json::{Value, json};
 
-use crate::error::{FileRefusal, Limit, Result, Unit, Wording};
+use crate::error::{FileRefusal, Result};
 use crate::main_item::MainItem;
 use crate::quotas::Daily;
 use crate::resolutions::Resolutions;
@@ -122,19 +122,10 @@ fn bad(field: &'static str, message: impl Into<String>) -> crate::error::Error {
 }
 
 fn text_param(field: &'static str, value: &Option<String>) -> Result<Option<String>> {
-    let Some(value) = value else { return Ok(None) };
-    let trimmed = value.trim();
-    let chars = trimmed.chars().count();
-    if chars == 0 || chars > MAX_TITLE_CHARS {
-        return Err(Limit::new(
-            field,
-            1..=MAX_TITLE_CHARS,
-            chars,
-            Wording::Give(Unit::Characters),
-        )
-        .into());
+    match value {
+        Some(value) => crate::texts::short_text(field, value, MAX_TITLE_CHARS, true),
+        None => Ok(None),
     }
-    Ok(Some(trimmed.to_owned()))
 }
 
 impl Workflow {

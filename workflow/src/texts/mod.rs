@@ -94,12 +94,7 @@ pub(crate) fn short_text(
 
 /// The sha256 of `text`'s UTF-8 bytes, as 64 lowercase hex characters.
 pub(crate) fn sha256_hex(text: &str) -> String {
-    use std::fmt::Write as _;
-    let mut out = String::with_capacity(64);
-    for byte in catalog_identity::secrets::sha256(text) {
-        let _ = write!(out, "{byte:02x}");
-    }
-    out
+    crate::files::hex(&catalog_identity::secrets::sha256(text))
 }
 
 /// A BCP 47-shaped language tag, as the `language` definition of the schemas takes it.

@@ -112,7 +112,7 @@ impl Workflow {
     }
 }
 
-fn title(raw: &str) -> Result<String> {
+pub(crate) fn title(raw: &str) -> Result<String> {
     let title = raw.trim();
     let chars = title.chars().count();
     if chars == 0 || chars > MAX_TITLE_CHARS {

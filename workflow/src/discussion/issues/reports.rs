@@ -6,9 +6,9 @@
 use catalog_schemas::Id;
 
 use crate::discussion::issues::{
-    Issue, IssueId, MAX_BODY_CHARS, MAX_TITLE_CHARS, ReportKind, ShownIssue, optional_text,
+    Issue, IssueId, MAX_BODY_CHARS, ReportKind, ShownIssue, optional_text,
 };
-use crate::error::{Limit, Result, Unit, Wording};
+use crate::error::Result;
 use crate::files::Requester;
 use crate::service::Workflow;
 use crate::suggestions::{THREAD_COUNTER, ThreadNumber};
@@ -36,14 +36,7 @@ impl Workflow {
             None => (None, None),
         };
         let title = match report.title.as_deref().map(str::trim) {
-            Some(title) => {
-                let chars = title.chars().count();
-                if chars == 0 || chars > MAX_TITLE_CHARS {
-                    let wording = Wording::Give(Unit::Characters);
-                    return Err(Limit::new("title", 1..=MAX_TITLE_CHARS, chars, wording).into());
-                }
-                title.to_owned()
-            }
+            Some(title) => super::opening::title(title)?,
             None => match &entity {
                 Some(e) => format!(
                     "{}: {}",
