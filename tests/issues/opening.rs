@@ -172,10 +172,15 @@ async fn the_state_table_and_its_409() {
         (events[3].0, events[3].1),
         ("closed", &json!("not_planned"))
     );
-    assert_eq!(page["rights"], json!({ "close": false, "reopen": true }));
+    assert_eq!(
+        page["rights"],
+        json!({ "close": false, "reopen": true, "edit": true, "label": false, "assign": true,
+            "visibility": false, "comment": true })
+    );
     assert_eq!(
         s().anon().get_json(&format!("/v1/issues/{n}")).await["rights"],
-        json!({ "close": false, "reopen": false })
+        json!({ "close": false, "reopen": false, "edit": false, "label": false, "assign": false,
+            "visibility": false, "comment": false })
     );
 
     s().steward()

@@ -120,15 +120,17 @@ pub use discussion::inbox::{
     Reason, SubjectView,
 };
 pub use discussion::issues::{
-    ClosingSuggestion, EntityRef, Happened, Issue, IssueFilter, IssueId, IssuePage, IssueQuery,
-    IssueRights, IssueState, IssueStateFilter, IssueThread, Label, MAX_BODY_CHARS, MAX_NOTE_CHARS,
-    MAX_TITLE_CHARS, NewIssue, NewReport, ReportKind, ShownIssue, StateReason, TimelineEvent,
-    WantedState,
+    AssigneeFilter, ClosingSuggestion, EntityRef, Happened, Issue, IssueEdit, IssueFilter, IssueId,
+    IssuePage, IssueQuery, IssueRights, IssueState, IssueStateFilter, IssueTemplate, IssueThread,
+    Label, LabelCount, MAX_ASSIGNEES, MAX_BODY_CHARS, MAX_LABEL_DESCRIPTION_CHARS, MAX_LABELS,
+    MAX_LABELS_ON_ISSUE, MAX_NOTE_CHARS, MAX_TITLE_CHARS, NewIssue, NewLabel, NewReport,
+    ReportKind, ReportOutcome, ReportStatus, ShownIssue, StateReason, TimelineEvent, WantedState,
+    templates as issue_templates,
 };
 pub use discussion::threads::{Thread, ThreadKind, ThreadRef, ThreadState};
 pub use error::{
-    Act, BadSync, BadText, BadWords, Conflict, Decision, Error, FileRefusal, Limit, Missing,
-    NotAllowed, Refusal, Result, ScanTextRefusal, Unit, UserClass, Vocabulary, Wording,
+    Act, BadSync, BadText, BadWords, Conflict, Decision, Error, FileRefusal, IssueRefusal, Limit,
+    Missing, NotAllowed, Refusal, Result, ScanTextRefusal, Unit, UserClass, Vocabulary, Wording,
 };
 pub use files::{
     Alike, AlikeFile, COVER_PUBLICATIONS, COVER_SCANS, CoverChoices, CoverSource, DriveFix,
