@@ -55,6 +55,35 @@ pub(crate) async fn open(api: &Api, body: Value) -> Value {
     api.post("/v1/issues", &body).await.expect(201).json()
 }
 
+/// A set kept by the `keeper` role, and a topic in it for issues to be about: `(set, topic)`.
+pub(crate) async fn kept_topic() -> (String, String) {
+    let steward = s().steward();
+    let set = common::flow::merge(
+        &steward,
+        "a kept set",
+        &[Put::new(
+            "set",
+            json!({ "name": { "he": "אוסף" }, "slug": common::unique("kept"),
+                "keepers": [handle("keeper")] }),
+        )],
+    )
+    .await
+    .ids[0]
+        .clone();
+    let topic = common::flow::merge(
+        &steward,
+        "a topic",
+        &[Put::new(
+            "topic",
+            json!({ "name": { "he": "נושא" }, "slug": common::unique("t"), "sets": [set] }),
+        )],
+    )
+    .await
+    .ids[0]
+        .clone();
+    (set, topic)
+}
+
 pub(crate) fn number(issue: &Value) -> u64 {
     issue["number"]
         .as_u64()

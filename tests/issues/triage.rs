@@ -6,9 +6,8 @@
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::common::flow::{Put, merge};
 use crate::common::http::{Api, Reply, enc};
-use crate::{handle, number, numbers, open, s};
+use crate::{handle, kept_topic, number, numbers, open, s};
 
 async fn put(api: &Api, path: &str, body: Value) -> Reply {
     api.send(
@@ -18,35 +17,6 @@ async fn put(api: &Api, path: &str, body: Value) -> Reply {
         Some(serde_json::to_vec(&body).unwrap()),
     )
     .await
-}
-
-/// A set kept by the `keeper` role, and a topic in it.
-async fn kept_topic() -> (String, String) {
-    let steward = s().steward();
-    let set = merge(
-        &steward,
-        "a kept set",
-        &[Put::new(
-            "set",
-            json!({ "name": { "he": "אוסף" }, "slug": crate::common::unique("kept"),
-                "keepers": [handle("keeper")] }),
-        )],
-    )
-    .await
-    .ids[0]
-        .clone();
-    let topic = merge(
-        &steward,
-        "a topic",
-        &[Put::new(
-            "topic",
-            json!({ "name": { "he": "נושא" }, "slug": crate::common::unique("t"), "sets": [set] }),
-        )],
-    )
-    .await
-    .ids[0]
-        .clone();
-    (set, topic)
 }
 
 async fn new_label(name: &str) -> String {
