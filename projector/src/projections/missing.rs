@@ -268,8 +268,9 @@ impl Projection for Missing {
             ctx.count(CF, keys::key(&[&[SOURCES, tag], &target]), delta);
         }
 
+        let sourced: BTreeSet<[u8; 5]> = moved.keys().map(|(_, t)| *t).collect();
         let mut touched: BTreeSet<[u8; 5]> = facts.keys().copied().collect();
-        touched.extend(moved.keys().map(|(_, t)| *t));
+        touched.extend(&sourced);
         for target in touched {
             let at = keys::key(&[&[STATE], &target]);
             let before = ctx
@@ -281,7 +282,7 @@ impl Projection for Missing {
                 Some(state) => state.clone(),
                 None => before.clone(),
             };
-            if before == after && !moved.keys().any(|(_, t)| *t == target) {
+            if before == after && !sourced.contains(&target) {
                 continue;
             }
             let id = keys::id_from(&target)?;
