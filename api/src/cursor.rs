@@ -50,6 +50,9 @@ pub enum ListKind {
     Relations = 11,
     /// OAI-PMH resumption tokens (`/oai`).
     Oai = 12,
+    /// The Missing board (`/v1/missing`).
+    Missing = 13,
+    Projects = 14,
 }
 
 impl ListKind {
@@ -67,6 +70,8 @@ impl ListKind {
             ListKind::History,
             ListKind::Relations,
             ListKind::Oai,
+            ListKind::Missing,
+            ListKind::Projects,
         ]
         .into_iter()
         .find(|k| *k as u8 == b)
@@ -87,6 +92,8 @@ impl ListKind {
             ListKind::History => "a history cursor",
             ListKind::Relations => "a relations cursor",
             ListKind::Oai => "a resumption token",
+            ListKind::Missing => "a missing cursor",
+            ListKind::Projects => "a projects cursor",
         }
     }
 }

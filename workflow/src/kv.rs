@@ -54,4 +54,7 @@ pub const ALL: &[&str] = &[
     crate::lists::REFERENCES,
     crate::files::HOLDS,
     crate::files::PAGE_HASHES,
+    crate::projects::PROJECTS,
+    crate::projects::PROJECT_STATUS,
+    crate::projects::PROJECT_CLAIMS,
 ];

@@ -40,6 +40,7 @@
 //! - `scan_text`: a scan's words page by page: the page served, progress, line fixes,
 //!   proofreading, uploaded OCR layers and seeding the community text.
 //! - `main_item`: reading an item of main that a request names.
+//! - `projects`: projects on a gap of the Missing board; handing items out and holding them.
 //! - `listing`: the suggestion list (filters, newest-first pages, open and closed counts).
 //! - `merging`: approval into one commit, send back, crash reconciliation.
 //! - `against_main`: a suggestion's items merged with main as it stands (what approval writes).
@@ -86,6 +87,7 @@ mod openapi;
 mod organize;
 mod paths;
 mod permissions;
+mod projects;
 mod quotas;
 mod records;
 mod resolutions;
@@ -147,6 +149,11 @@ pub use organize::{
     ChangeKind, MAX_DEPTH, MAX_ITEMS, MAX_OPERATIONS, MAX_PLAN_ITEMS, NodeKind, Operation,
     Organized, Placement, Plan, Preview, PreviewItem, Ref, Selection, Tree, TreeCounts, TreeNode,
     Version,
+};
+pub use projects::{
+    Claimed, GapKind, HOLD_MILLIS, LEFT_SHOWN, MAX_GOAL_CHARS, MAX_NAME_CHARS, MAX_NEXT_WALK,
+    MAX_PROJECTS_PAGE, MAX_SLUG_CHARS, NewProject, Progress, Project, ProjectPage, ProjectRefusal,
+    ProjectSlug, ProjectStatus,
 };
 pub use quotas::{
     BOT_DRAFT_ITEMS_FACTOR, MAX_COMMENTS_A_DAY, MAX_DRAFT_ITEMS, MAX_ISSUES_A_DAY, MAX_OPEN_DRAFTS,

@@ -124,6 +124,9 @@ pub enum Error {
     /// Any other refusal of the request (400 or 409: see [`Refusal::class`]).
     #[error(transparent)]
     Refused(#[from] Refusal),
+    /// A project request refused (see [`crate::ProjectRefusal`]).
+    #[error(transparent)]
+    Project(#[from] crate::projects::ProjectRefusal),
     /// One operation of an organize plan cannot be done as asked; nothing was saved.
     /// `index` counts from 0 in the plan's `operations`, `field` is the operation's field at fault.
     #[error("operation {index} ({op}), {field}: {message}")]
@@ -204,6 +207,7 @@ impl Error {
             Error::ScanText(refusal) => refusal.class(),
             Error::Files(refusal) => refusal.class(),
             Error::Issues(refusal) => refusal.class(),
+            Error::Project(refusal) => refusal.class(),
             Error::Identity(e) => return identity_class(e),
             Error::NotAllowed(_) => C::Forbidden,
             Error::Missing(_) => C::NotFound,

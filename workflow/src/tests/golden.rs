@@ -28,6 +28,8 @@
 //! | `wf_timeline`        | suggestion timeline entry (comment, review, each event kind) |
 //! | `wf_inbox`           | inbox line (from a person, and from the service) |
 //! | `wf_holds`           | a takedown's and a family request's hold on a file |
+//! | `wf_projects`        | project (open, and closed with every field): pinned in `projects/tests.rs` |
+//! | `wf_project_claims`  | a hold on a project's item: pinned in `projects/tests.rs` |
 //!
 //! `values-v1-names.json` holds every spelling of the value enums inside those records (status,
 //! kind, verdict, reason, …), written through `records::values`, since each record fixture holds
