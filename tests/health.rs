@@ -119,7 +119,10 @@ async fn coverage_moves_with_a_farbrengen_and_its_recording_per_year_and_set() {
     let recording = merge(
         &st,
         "its recording",
-        &[Put::new("recording", json!({ "event": event }))],
+        &[Put::new(
+            "recording",
+            json!({ "event": event, "url": "https://example.org/farbrengen.mp3" }),
+        )],
     )
     .await
     .ids[0]
@@ -216,10 +219,10 @@ async fn limits_at_their_edges_and_unknown_parameters_are_refused() {
     let h = health(&anon, "").await;
     assert!(h["oldestOpenSuggestions"].as_array().unwrap().len() <= 20);
     let c = community(&anon, "").await;
+    let total = c["numbers"]["merges"]["total"].as_u64().unwrap();
     assert_eq!(
-        c["latestMerges"].as_array().unwrap().len(),
-        8,
-        "the demo has merged more than 8"
+        c["latestMerges"].as_array().unwrap().len() as u64,
+        total.min(8)
     );
 }
 
@@ -232,9 +235,20 @@ async fn both_are_kept_ten_minutes_with_an_etag_and_a_304() {
             r.header("cache-control").as_deref(),
             Some("public, max-age=600")
         );
-        let etag = r.header("etag").expect("an etag");
-        let again = anon.get_with(path, &[("if-none-match", &etag)]).await;
-        assert_eq!(again.status, 304, "{path}");
+        assert!(r.header("etag").is_some(), "{path} has no etag");
+        // Other tests merge meanwhile and change the answer: a few tries find a quiet moment.
+        let mut not_modified = false;
+        for _ in 0..50 {
+            let etag = anon.get(path).await.expect(200).header("etag").unwrap();
+            let again = anon.get_with(path, &[("if-none-match", &etag)]).await;
+            if again.status == 304 {
+                assert!(again.text().is_empty(), "a 304 has no body");
+                not_modified = true;
+                break;
+            }
+            assert_eq!(again.status, 200, "{path}");
+        }
+        assert!(not_modified, "{path} never answered 304 to its own etag");
         // Signed in, the answer is private.
         let r = s().steward().get(path).await.expect(200);
         assert_eq!(

@@ -53,7 +53,7 @@ struct CommunityQuery {
 /// Farbrengens (events of kind `farbrengen`) and publications, and how many have what they lack.
 #[derive(Serialize, ToSchema, Default)]
 #[serde(rename_all = "camelCase")]
-struct Coverage {
+struct HealthCoverage {
     farbrengens: u64,
     /// Farbrengens with at least one recording pointing at them.
     with_recording: u64,
@@ -64,9 +64,9 @@ struct Coverage {
     with_scan: u64,
 }
 
-impl From<CoverageCounts> for Coverage {
-    fn from(c: CoverageCounts) -> Coverage {
-        Coverage {
+impl From<CoverageCounts> for HealthCoverage {
+    fn from(c: CoverageCounts) -> HealthCoverage {
+        HealthCoverage {
             farbrengens: c.farbrengens,
             with_recording: c.with_recording,
             with_text: c.with_text,
@@ -77,35 +77,35 @@ impl From<CoverageCounts> for Coverage {
 }
 
 #[derive(Serialize, ToSchema)]
-struct YearCoverage {
+struct HealthYear {
     /// The Hebrew year.
     year: u16,
     #[serde(flatten)]
-    coverage: Coverage,
+    coverage: HealthCoverage,
 }
 
 #[derive(Serialize, ToSchema)]
-struct SetCoverage {
+struct HealthSet {
     /// The set's id.
     set: String,
     #[serde(flatten)]
-    coverage: Coverage,
+    coverage: HealthCoverage,
 }
 
 #[derive(Serialize, ToSchema)]
-struct CoverageReport {
+struct HealthCoverageReport {
     /// The whole catalog.
-    total: Coverage,
+    total: HealthCoverage,
     /// The first `limit` Hebrew years that have any, oldest first.
-    years: Vec<YearCoverage>,
+    years: Vec<HealthYear>,
     /// The first `limit` sets that have any, in id order.
-    sets: Vec<SetCoverage>,
+    sets: Vec<HealthSet>,
 }
 
 /// Scan text pages and how far people have read them.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct Pages {
+struct HealthPages {
     /// Text pages of every layer.
     total: u64,
     /// Pages below proofreading level 1.
@@ -115,7 +115,7 @@ struct Pages {
 }
 
 #[derive(Serialize, ToSchema)]
-struct Unsynced {
+struct HealthUnsynced {
     /// Recordings with a transcript whose sync no person confirmed.
     total: u64,
     /// The first `limit` of them, in id order.
@@ -125,7 +125,7 @@ struct Unsynced {
 /// An open suggestion, briefly.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct SuggestionBrief {
+struct WaitingSuggestion {
     id: u64,
     number: u64,
     title: String,
@@ -135,9 +135,9 @@ struct SuggestionBrief {
     submitted_at: Option<String>,
 }
 
-impl From<Suggestion> for SuggestionBrief {
-    fn from(s: Suggestion) -> SuggestionBrief {
-        SuggestionBrief {
+impl From<Suggestion> for WaitingSuggestion {
+    fn from(s: Suggestion) -> WaitingSuggestion {
+        WaitingSuggestion {
             id: s.id.0,
             number: s.number.0,
             status: serde_json::to_value(s.status)
@@ -154,7 +154,7 @@ impl From<Suggestion> for SuggestionBrief {
 
 /// An id live items point at that is not live itself.
 #[derive(Serialize, ToSchema)]
-struct DeadLink {
+struct HealthDeadLink {
     /// The missing id (never made, deleted, or merged into another); who points at it is its
     /// `/v1/entities/{id}/backlinks`.
     target: String,
@@ -163,23 +163,23 @@ struct DeadLink {
 }
 
 #[derive(Serialize, ToSchema)]
-struct DeadLinks {
+struct HealthDeadLinks {
     /// Ids pointed at and missing.
     total: u64,
     /// The first `limit` of them, in id order.
-    targets: Vec<DeadLink>,
+    targets: Vec<HealthDeadLink>,
 }
 
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct Health {
     /// Per Hebrew year and per set.
-    coverage: CoverageReport,
-    pages: Pages,
-    unsynced_recordings: Unsynced,
-    dead_links: DeadLinks,
+    coverage: HealthCoverageReport,
+    pages: HealthPages,
+    unsynced_recordings: HealthUnsynced,
+    dead_links: HealthDeadLinks,
     /// Open suggestions that have waited longest, oldest first.
-    oldest_open_suggestions: Vec<SuggestionBrief>,
+    oldest_open_suggestions: Vec<WaitingSuggestion>,
 }
 
 /// Coverage per year and set, unchecked pages, unsynced recordings, dead links and the oldest open
@@ -196,12 +196,12 @@ async fn health(
         let totals = rm.coverage_totals()?;
         let (dead, targets) = rm.dangling(limit)?;
         Ok::<_, ApiError>(Health {
-            coverage: CoverageReport {
+            coverage: HealthCoverageReport {
                 total: totals.counts.into(),
                 years: rm
                     .coverage_by_year(limit)?
                     .into_iter()
-                    .map(|(year, c)| YearCoverage {
+                    .map(|(year, c)| HealthYear {
                         year,
                         coverage: c.into(),
                     })
@@ -209,18 +209,18 @@ async fn health(
                 sets: rm
                     .coverage_by_set(limit)?
                     .into_iter()
-                    .map(|(set, c)| SetCoverage {
+                    .map(|(set, c)| HealthSet {
                         set: set.to_string(),
                         coverage: c.into(),
                     })
                     .collect(),
             },
-            pages: Pages {
+            pages: HealthPages {
                 total: totals.pages,
                 unchecked: totals.unchecked_pages,
                 machine_only: totals.machine_pages,
             },
-            unsynced_recordings: Unsynced {
+            unsynced_recordings: HealthUnsynced {
                 total: totals.unsynced_recordings,
                 recordings: rm
                     .unsynced_recordings(limit)?
@@ -228,11 +228,11 @@ async fn health(
                     .map(|id| id.to_string())
                     .collect(),
             },
-            dead_links: DeadLinks {
+            dead_links: HealthDeadLinks {
                 total: dead,
                 targets: targets
                     .into_iter()
-                    .map(|(id, references)| DeadLink {
+                    .map(|(id, references)| HealthDeadLink {
                         target: id.to_string(),
                         references,
                     })
@@ -241,7 +241,7 @@ async fn health(
             oldest_open_suggestions: wf
                 .oldest_open_suggestions(limit)?
                 .into_iter()
-                .map(SuggestionBrief::from)
+                .map(WaitingSuggestion::from)
                 .collect(),
         })
     })
@@ -250,7 +250,7 @@ async fn health(
 }
 
 #[derive(Serialize, ToSchema)]
-struct Merges {
+struct CommunityMerges {
     /// Merges of the last seven days (UTC).
     week: u64,
     /// Every merge: the seq of the newest commit.
@@ -259,12 +259,12 @@ struct Merges {
 
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct Numbers {
+struct CommunityNumbers {
     /// Live items per type.
     items: BTreeMap<String, u64>,
     /// Accounts.
     people: u64,
-    merges: Merges,
+    merges: CommunityMerges,
     open_suggestions: u64,
     /// Open public issues (private ones are not counted here).
     open_issues: u64,
@@ -273,7 +273,7 @@ struct Numbers {
 /// A merge, briefly (the whole commit is at `/v1/commits`).
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct MergeBrief {
+struct CommunityMerge {
     seq: u64,
     at: String,
     message: String,
@@ -287,7 +287,7 @@ struct MergeBrief {
 /// An open public issue, briefly.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct ReportBrief {
+struct WaitingReport {
     number: u64,
     title: Option<String>,
     #[serde(rename = "type")]
@@ -297,9 +297,9 @@ struct ReportBrief {
     created_at: String,
 }
 
-impl From<Issue> for ReportBrief {
-    fn from(i: Issue) -> ReportBrief {
-        ReportBrief {
+impl From<Issue> for WaitingReport {
+    fn from(i: Issue) -> WaitingReport {
+        WaitingReport {
             number: i.number.0,
             title: i.title,
             kind: i.kind.to_string(),
@@ -311,22 +311,22 @@ impl From<Issue> for ReportBrief {
 
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct Person {
+struct CommunityPerson {
     handle: String,
     name: String,
     created_at: String,
 }
 
 #[derive(Serialize, ToSchema)]
-struct People {
+struct CommunityPeople {
     /// `newest`: the accounts made last, newest first.
     order: &'static str,
-    people: Vec<Person>,
+    people: Vec<CommunityPerson>,
 }
 
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct Gap {
+struct CommunityGap {
     /// The Hebrew year.
     year: u16,
     farbrengens: u64,
@@ -334,9 +334,9 @@ struct Gap {
     lacking_recording: u64,
 }
 
-impl From<CoverageGap> for Gap {
-    fn from(g: CoverageGap) -> Gap {
-        Gap {
+impl From<CoverageGap> for CommunityGap {
+    fn from(g: CoverageGap) -> CommunityGap {
+        CommunityGap {
             year: g.year,
             farbrengens: g.farbrengens,
             lacking_recording: g.lacking_recording,
@@ -347,16 +347,16 @@ impl From<CoverageGap> for Gap {
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct Community {
-    numbers: Numbers,
+    numbers: CommunityNumbers,
     /// The newest merges, newest first.
-    latest_merges: Vec<MergeBrief>,
+    latest_merges: Vec<CommunityMerge>,
     /// Open public issues (reports), newest first; private ones never appear.
-    reports_waiting: Vec<ReportBrief>,
+    reports_waiting: Vec<WaitingReport>,
     /// Open suggestions, newest first.
-    suggestions_waiting: Vec<SuggestionBrief>,
-    people: People,
+    suggestions_waiting: Vec<WaitingSuggestion>,
+    people: CommunityPeople,
     /// The years with most farbrengens lacking a recording, most first.
-    gaps: Vec<Gap>,
+    gaps: Vec<CommunityGap>,
 }
 
 /// The numbers of the catalog's community, the latest merges, what waits for people, the newest
@@ -380,14 +380,14 @@ async fn community(
         latest.reverse();
         let open = wf.open_counts()?;
         Ok::<_, ApiError>(Community {
-            numbers: Numbers {
+            numbers: CommunityNumbers {
                 items: rm
                     .counts()?
                     .into_iter()
                     .map(|(t, n)| (t.to_string(), n))
                     .collect(),
                 people: wf.identity().accounts_made()?,
-                merges: Merges {
+                merges: CommunityMerges {
                     week: wf.merges_this_week()?,
                     total: head.0,
                 },
@@ -396,7 +396,7 @@ async fn community(
             },
             latest_merges: latest
                 .into_iter()
-                .map(|c| MergeBrief {
+                .map(|c| CommunityMerge {
                     seq: c.seq.0,
                     changes: c.changes.len(),
                     at: c.at,
@@ -409,20 +409,20 @@ async fn community(
             reports_waiting: wf
                 .waiting_reports(limit)?
                 .into_iter()
-                .map(ReportBrief::from)
+                .map(WaitingReport::from)
                 .collect(),
             suggestions_waiting: wf
                 .newest_open_suggestions(limit)?
                 .into_iter()
-                .map(SuggestionBrief::from)
+                .map(WaitingSuggestion::from)
                 .collect(),
-            people: People {
+            people: CommunityPeople {
                 order: "newest",
                 people: wf
                     .identity()
                     .newest_accounts(limit)?
                     .into_iter()
-                    .map(|a| Person {
+                    .map(|a| CommunityPerson {
                         handle: a.handle.as_str().to_owned(),
                         name: a.name,
                         created_at: a.created_at.to_string(),
@@ -432,7 +432,7 @@ async fn community(
             gaps: rm
                 .coverage_gaps(limit)?
                 .into_iter()
-                .map(Gap::from)
+                .map(CommunityGap::from)
                 .collect(),
         })
     })

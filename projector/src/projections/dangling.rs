@@ -147,6 +147,8 @@ mod tests {
 
     use crate::{Folder, ReadModels, column_families, fold};
 
+    type Entry = (Box<[u8]>, Box<[u8]>);
+
     #[test]
     fn dangling_targets_follow_deletes_and_equal_a_rebuild() {
         let t = TempStore::open(&column_families());
@@ -197,7 +199,7 @@ mod tests {
         commit(vec![catalog_testkit::merged_into(work, ty("work"), unit)]);
         assert_eq!(rm.dangling(10).unwrap().0, 1);
 
-        let dump = || -> Vec<(Box<[u8]>, Box<[u8]>)> {
+        let dump = || -> Vec<Entry> {
             let db = t.store.db();
             db.iterator_cf(
                 fold::cf(db, super::CF).unwrap(),
