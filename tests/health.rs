@@ -249,6 +249,12 @@ async fn both_are_kept_ten_minutes_with_an_etag_and_a_304() {
             assert_eq!(again.status, 200, "{path}");
         }
         assert!(not_modified, "{path} never answered 304 to its own etag");
+        // An unknown token is refused, as on every route.
+        s().server
+            .with_token("catp_unknown")
+            .get(path)
+            .await
+            .expect_error(401, "unauthorized");
         // Signed in, the answer is private.
         let r = s().steward().get(path).await.expect(200);
         assert_eq!(
