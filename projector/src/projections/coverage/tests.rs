@@ -4,6 +4,7 @@ use catalog_testkit::TempStore;
 use serde_json::{Value, json};
 
 use super::*;
+use crate::read::ReadModels;
 use crate::{Folder, column_families, fold};
 
 /// A store folded commit by commit, that can also fold `coverage` again from the log.
