@@ -41,6 +41,8 @@
 //!   proofreading, uploaded OCR layers and seeding the community text.
 //! - `main_item`: reading an item of main that a request names.
 //! - `projects`: projects on a gap of the Missing board; handing items out and holding them.
+//! - `community`: what `/v1/community` and `/v1/health` read of the workflow (open suggestions
+//!   at either end of their index, public open issues, open counts), each a seek or a counter.
 //! - `listing`: the suggestion list (filters, newest-first pages, open and closed counts).
 //! - `merging`: approval into one commit, send back, crash reconciliation.
 //! - `against_main`: a suggestion's items merged with main as it stands (what approval writes).
@@ -69,6 +71,7 @@ mod after_merge;
 mod against_main;
 mod bulk;
 mod checks;
+mod community;
 mod contents_map;
 pub mod demo;
 mod discussion;
@@ -110,6 +113,7 @@ pub use catalog_records::{Clock, ManualClock, SystemClock, Timestamp};
 
 pub use bulk::Generate;
 pub use checks::{Check, CheckName, CheckStatus, MAX_PROBLEMS, Problem};
+pub use community::OpenCounts;
 pub use contents_map::{ContentsMapRequest, NewUnit, PageRange, PageScheme};
 pub use discussion::conversation::{
     Anchor, ChangeAction, Comment, CommentId, Conversation, Event, EventKind, FieldChange,

@@ -20,6 +20,7 @@ mod embed;
 pub(crate) mod entities;
 pub(crate) mod files;
 pub(crate) mod git;
+mod health;
 mod history;
 mod inbox;
 mod issues;
@@ -42,6 +43,7 @@ mod webhooks;
 pub(crate) fn all() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(about::router())
+        .merge(health::router())
         .merge(entities::router())
         .merge(history::router())
         .merge(restore::router())
