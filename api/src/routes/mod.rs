@@ -19,6 +19,7 @@ mod editions;
 mod embed;
 pub(crate) mod entities;
 pub(crate) mod files;
+mod follows;
 pub(crate) mod git;
 mod history;
 mod inbox;
@@ -29,6 +30,7 @@ pub(crate) mod oai;
 mod organize;
 mod pages;
 mod projects;
+mod places;
 mod recordings;
 mod restore;
 mod scans;
@@ -63,6 +65,8 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(conversation::router())
         .merge(comments::router())
         .merge(inbox::router())
+        .merge(follows::router())
+        .merge(places::router())
         .merge(organize::router())
         .merge(account::router())
         .merge(editions::router())

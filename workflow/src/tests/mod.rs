@@ -7,6 +7,7 @@
 mod conversation;
 mod demo;
 mod duplicates;
+mod follows;
 mod golden;
 mod inbox;
 mod issues;
