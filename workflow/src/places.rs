@@ -108,8 +108,8 @@ pub struct Place {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct PlaceRecord {
     #[serde(flatten)]
-    place: Place,
-    order: u64,
+    pub place: Place,
+    pub order: u64,
 }
 
 impl StoredRecord for PlaceRecord {
