@@ -375,7 +375,7 @@ async fn a_followed_suggestion_tells_of_comments_and_a_private_issue_tells_only_
     let listed = follows(&keeper).await;
     let f = listed
         .iter()
-        .find(|f| f["id"] == number.to_string())
+        .find(|f| f["id"].as_str() == Some(&*number.to_string()))
         .unwrap();
     assert_eq!(f["gone"], true);
     assert!(f["title"].is_null());

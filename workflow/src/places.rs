@@ -279,7 +279,7 @@ impl Workflow {
                 }
             }
         }
-        records.sort_by(|a, b| b.order.cmp(&a.order));
+        records.sort_by_key(|r| std::cmp::Reverse(r.order));
         records.truncate(query.limit);
         Ok(records.into_iter().map(|r| r.place).collect())
     }

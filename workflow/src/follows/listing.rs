@@ -128,12 +128,9 @@ impl Workflow {
             gone: false,
             changes: Vec::new(),
         };
-        let target = match Followed::parse(&record.kind, &record.id) {
-            Ok(target) => target,
-            Err(_) => {
-                view.gone = true;
-                return Ok(view);
-            }
+        let Ok(target) = Followed::parse(&record.kind, &record.id) else {
+            view.gone = true;
+            return Ok(view);
         };
         match &target {
             Followed::Entity(id) | Followed::Set(id) => {
