@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 use common::Shared;
 use common::flow::{Put, approve, change, create, merge_by, propose};
 use common::http::{Api, Reply};
+use common::openapi::{documented, parameters};
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -554,4 +555,19 @@ async fn place_sizes_at_their_edges() {
         put_place(&p, &body).await.expect_error(400, "bad-request");
     }
     assert_eq!(keys(&p, "kind=listen").await, before);
+}
+
+#[tokio::test]
+async fn the_routes_are_documented_with_their_parameters() {
+    let routes = [
+        ("/v1/follows", "get"),
+        ("/v1/follows", "post"),
+        ("/v1/places", "get"),
+        ("/v1/places", "put"),
+        ("/v1/places", "delete"),
+    ];
+    let doc = documented(&s().anon(), &routes).await;
+    parameters(&doc, "/v1/follows", "get", &["limit", "cursor"]);
+    parameters(&doc, "/v1/places", "get", &["kind", "key", "limit"]);
+    parameters(&doc, "/v1/places", "delete", &["kind", "key"]);
 }
