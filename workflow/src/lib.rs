@@ -91,8 +91,8 @@ mod openapi;
 mod organize;
 mod paths;
 mod permissions;
-mod projects;
 mod places;
+mod projects;
 mod quotas;
 mod records;
 mod resolutions;
@@ -159,14 +159,14 @@ pub use organize::{
     Organized, Placement, Plan, Preview, PreviewItem, Ref, Selection, Tree, TreeCounts, TreeNode,
     Version,
 };
+pub use places::{
+    MAX_PLACE_BYTES, MAX_PLACE_DEPTH, MAX_PLACE_HREF, MAX_PLACE_KEY, MAX_PLACE_SUB,
+    MAX_PLACE_TITLE, MAX_PLACES, NewPlace, Place, PlaceKind, PlaceQuery,
+};
 pub use projects::{
     Claimed, GapKind, HOLD_MILLIS, LEFT_SHOWN, MAX_GOAL_CHARS, MAX_NAME_CHARS, MAX_NEXT_WALK,
     MAX_PROJECTS_PAGE, MAX_SLUG_CHARS, NewProject, Progress, Project, ProjectPage, ProjectRefusal,
     ProjectSlug, ProjectStatus,
-};
-pub use places::{
-    MAX_PLACE_BYTES, MAX_PLACE_DEPTH, MAX_PLACE_HREF, MAX_PLACE_KEY, MAX_PLACE_SUB,
-    MAX_PLACE_TITLE, MAX_PLACES, NewPlace, Place, PlaceKind, PlaceQuery,
 };
 pub use quotas::{
     BOT_DRAFT_ITEMS_FACTOR, MAX_COMMENTS_A_DAY, MAX_DRAFT_ITEMS, MAX_ISSUES_A_DAY, MAX_OPEN_DRAFTS,
