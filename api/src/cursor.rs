@@ -53,6 +53,7 @@ pub enum ListKind {
     /// The Missing board (`/v1/missing`).
     Missing = 13,
     Projects = 14,
+    Follows = 15,
 }
 
 impl ListKind {
@@ -72,6 +73,7 @@ impl ListKind {
             ListKind::Oai,
             ListKind::Missing,
             ListKind::Projects,
+            ListKind::Follows,
         ]
         .into_iter()
         .find(|k| *k as u8 == b)
@@ -94,6 +96,7 @@ impl ListKind {
             ListKind::Oai => "a resumption token",
             ListKind::Missing => "a missing cursor",
             ListKind::Projects => "a projects cursor",
+            ListKind::Follows => "a follows cursor",
         }
     }
 }

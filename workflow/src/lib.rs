@@ -58,6 +58,9 @@
 //!   preview, and the catalog tree.
 //! - `demo`: the sample catalog, loaded through the normal suggestion path.
 //! - `limits`: caps on input that multiplies work (how deep item data may nest).
+//! - `follows/`: follows (what a person follows, what changed lately) and telling followers
+//!   (`followed` inbox lines) of merges, comments, reviews and changes of state.
+//! - `places`: where a person stopped reading or listening (the latest 60 of each kind).
 //! - `quotas`: per-account quotas (open drafts, issues and comments a day), kept as counters.
 //! - `kv`: workflow's column families, read and written only as stored records.
 //! - `records`: the records split from the answers built from them; golden fixtures of every
@@ -78,6 +81,7 @@ mod discussion;
 mod duplicates;
 mod error;
 mod files;
+mod follows;
 mod kv;
 mod limits;
 mod listing;
@@ -90,6 +94,7 @@ mod openapi;
 mod organize;
 mod paths;
 mod permissions;
+mod places;
 mod projects;
 mod quotas;
 mod records;
@@ -146,6 +151,10 @@ pub use files::{
     TakedownRequest, UploadCheck, UploadPlan, UploadProposal, UploadRequest, Uploaded,
     UploadedFile, parse_sha256,
 };
+pub use follows::{
+    CHANGES_SHOWN, FollowChange, FollowPage, FollowRequest, FollowView, Followed, Following,
+    MAX_FOLLOWERS_TOLD, MAX_FOLLOWS, MAX_SETS_PER_MERGE,
+};
 pub use limits::{MAX_BOT_SUGGESTION_ITEMS, MAX_DATA_DEPTH, MAX_SUGGESTION_ITEMS};
 pub use listing::{ListFilter, Listed, StateCounts, StateFilter, SuggestionPage};
 pub use lists::{EXAMINE_LIMIT, MAX_REFERENCING_SUGGESTIONS};
@@ -153,6 +162,10 @@ pub use organize::{
     ChangeKind, MAX_DEPTH, MAX_ITEMS, MAX_OPERATIONS, MAX_PLAN_ITEMS, NodeKind, Operation,
     Organized, Placement, Plan, Preview, PreviewItem, Ref, Selection, Tree, TreeCounts, TreeNode,
     Version,
+};
+pub use places::{
+    MAX_PLACE_BYTES, MAX_PLACE_DEPTH, MAX_PLACE_HREF, MAX_PLACE_KEY, MAX_PLACE_SUB,
+    MAX_PLACE_TITLE, MAX_PLACES, NewPlace, Place, PlaceKind, PlaceQuery,
 };
 pub use projects::{
     Claimed, GapKind, HOLD_MILLIS, LEFT_SHOWN, MAX_GOAL_CHARS, MAX_NAME_CHARS, MAX_NEXT_WALK,

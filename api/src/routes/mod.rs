@@ -19,6 +19,7 @@ mod editions;
 mod embed;
 pub(crate) mod entities;
 pub(crate) mod files;
+mod follows;
 pub(crate) mod git;
 mod health;
 mod history;
@@ -29,6 +30,7 @@ pub(crate) mod mcp;
 pub(crate) mod oai;
 mod organize;
 mod pages;
+mod places;
 mod projects;
 mod recordings;
 mod restore;
@@ -65,6 +67,8 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(conversation::router())
         .merge(comments::router())
         .merge(inbox::router())
+        .merge(follows::router())
+        .merge(places::router())
         .merge(organize::router())
         .merge(account::router())
         .merge(editions::router())

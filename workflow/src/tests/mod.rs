@@ -8,6 +8,7 @@ mod community;
 mod conversation;
 mod demo;
 mod duplicates;
+mod follows;
 mod golden;
 mod inbox;
 mod issues;
