@@ -126,7 +126,14 @@ async fn each_kind_is_followed_listed_and_unfollowed() {
     );
     assert!(r["since"].is_string());
     follow(&fan, "set", &set).await.expect(200);
-    follow(&fan, "project", "some-project").await.expect(200);
+    let project = common::unique("followed");
+    fan.post(
+        "/v1/projects",
+        &json!({ "slug": project, "name": "a project" }),
+    )
+    .await
+    .expect(201);
+    follow(&fan, "project", &project).await.expect(200);
     follow(&fan, "changeset", &sid.to_string())
         .await
         .expect(200);
@@ -143,6 +150,8 @@ async fn each_kind_is_followed_listed_and_unfollowed() {
     assert_eq!(listed[0]["name"]["en"], "t");
     assert!(listed[0]["path"].is_string());
     assert_eq!(listed[1]["type"], "set");
+    assert_eq!(listed[2]["title"], "a project");
+    assert_eq!(listed[2]["state"], "open");
     assert_eq!(listed[3]["title"], "an open one");
     assert_eq!(listed[3]["state"], "open");
     assert_eq!(listed[4]["number"], number);
@@ -154,7 +163,7 @@ async fn each_kind_is_followed_listed_and_unfollowed() {
     for (kind, id) in [
         ("entity", topic_id.clone()),
         ("set", set.clone()),
-        ("project", "some-project".to_string()),
+        ("project", project.clone()),
         ("changeset", sid.to_string()),
         ("report", number.to_string()),
     ] {
@@ -238,19 +247,36 @@ async fn a_missing_or_unreadable_target_is_not_found_and_bad_input_is_refused() 
 #[tokio::test]
 async fn a_person_follows_at_most_500_things() {
     let capped = who("capped");
+    // Projects must exist to be followed: 501 of them, named apart from other tests'.
+    let tag = common::unique("cap");
+    let slug = |n: &str| format!("{tag}-{n}");
+    for n in (0..500)
+        .map(|n| format!("p{n}"))
+        .chain(["one-more".to_string()])
+    {
+        capped
+            .post("/v1/projects", &json!({ "slug": slug(&n), "name": n }))
+            .await
+            .expect(201);
+    }
     for n in 0..500 {
-        follow(&capped, "project", &format!("p{n}"))
+        follow(&capped, "project", &slug(&format!("p{n}")))
             .await
             .expect(200);
     }
-    let m = follow(&capped, "project", "one-more")
+    follow(&capped, "project", &format!("{tag}-nobody-made-this"))
+        .await
+        .expect_error(404, "not-found");
+    let m = follow(&capped, "project", &slug("one-more"))
         .await
         .expect_error(409, "state");
     assert!(m.contains("500"), "{m}");
     // Following one already followed is no more; unfollowing frees a place.
-    follow(&capped, "project", "p7").await.expect(200);
-    unfollow(&capped, "project", "p7").await.expect(200);
-    follow(&capped, "project", "one-more").await.expect(200);
+    follow(&capped, "project", &slug("p7")).await.expect(200);
+    unfollow(&capped, "project", &slug("p7")).await.expect(200);
+    follow(&capped, "project", &slug("one-more"))
+        .await
+        .expect(200);
     // Paged with cursor and Link.
     let first = capped.get("/v1/follows?limit=100").await.expect(200);
     let next = first.next_cursor().expect("a next page");

@@ -166,8 +166,20 @@ impl Workflow {
                 Err(crate::error::Error::Missing(_)) => view.gone = true,
                 Err(e) => return Err(e),
             },
-            // lead: show the project's name and progress once projects exist.
-            Followed::Project(_) => {}
+            // A project shows its name as the title and its status as the state.
+            Followed::Project(slug) => {
+                let record = match crate::projects::ProjectSlug::parse(slug) {
+                    Ok(slug) => self.project_record(&slug)?,
+                    Err(_) => None,
+                };
+                match record {
+                    Some(p) => {
+                        view.title = Some(p.name);
+                        view.state = Some(p.status.to_string());
+                    }
+                    None => view.gone = true,
+                }
+            }
         }
         Ok(view)
     }

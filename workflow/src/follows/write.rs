@@ -104,9 +104,10 @@ impl Workflow {
             }
             Followed::Changeset(id) => self.require_visible(Some(principal), *id).map(drop),
             Followed::Report(number) => self.readable_issue(Some(principal), *number).map(drop),
-            // lead: check the project exists (projects are another part of issue 16); until
-            // then any well-formed slug may be followed.
-            Followed::Project(_) => Ok(()),
+            Followed::Project(slug) => {
+                let slug = crate::projects::ProjectSlug::parse(slug)?;
+                self.require_project(&slug).map(drop)
+            }
         }
     }
 }

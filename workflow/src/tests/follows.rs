@@ -153,6 +153,18 @@ fn the_cap_counts_follows_and_unfollowing_frees_a_place() {
     let w = World::new();
     let wf = &w.h.wf;
     let fan = w.h.writer("fan", false);
+    let slugs: Vec<String> = (0..MAX_FOLLOWS)
+        .map(|n| format!("p{n}"))
+        .chain(["more".to_string()])
+        .collect();
+    for slug in &slugs {
+        let new = crate::NewProject {
+            slug: slug.clone(),
+            name: slug.clone(),
+            ..Default::default()
+        };
+        wf.create_project(&fan, new).unwrap();
+    }
     for n in 0..MAX_FOLLOWS {
         wf.follow(&fan, &on(Followed::Project(format!("p{n}"))))
             .unwrap();
