@@ -21,8 +21,8 @@
 //! - `suggestions`: suggestion records; draft, put item, submit, quick fix, withdraw.
 //! - `discussion/`: where people talk, apart from changing the catalog:
 //!   - `threads`: the number space shared by suggestions and issues, and mention search;
-//!   - `issues`: open, list, close and reopen, and closing by a merged suggestion that says
-//!     `Fixes #12`;
+//!   - `issues`: open (and reports), list, edit, label, assign, hide, close and reopen, a
+//!     set's reports, and closing by a merged suggestion that says `Fixes #12`;
 //!   - `conversation`: comments, reviews, review requests, renames, the timeline, the review view;
 //!   - `inbox`: lines telling people what happened where they take part; reading and marking them.
 //! - `subject`: what a comment or an inbox line is about ([`Subject`]).
