@@ -50,6 +50,8 @@ pub enum ListKind {
     Relations = 11,
     /// OAI-PMH resumption tokens (`/oai`).
     Oai = 12,
+    /// A person's activity (`/v1/people/{username}`).
+    People = 13,
 }
 
 impl ListKind {
@@ -67,6 +69,7 @@ impl ListKind {
             ListKind::History,
             ListKind::Relations,
             ListKind::Oai,
+            ListKind::People,
         ]
         .into_iter()
         .find(|k| *k as u8 == b)
@@ -87,6 +90,7 @@ impl ListKind {
             ListKind::History => "a history cursor",
             ListKind::Relations => "a relations cursor",
             ListKind::Oai => "a resumption token",
+            ListKind::People => "a person's page cursor",
         }
     }
 }

@@ -15,7 +15,8 @@
 //! reviewer entry may outlive its reason (a request taken back): readers check every candidate
 //! on its record, so an index only has to hold a superset of what it names.
 //!
-//! The open and closed counts are counters (`wf_counters`) moved in the same batch as the state
+//! The open and closed counts (and, for suggestions, the merged among the closed: class `m`, a
+//! counter without entries) are counters (`wf_counters`) moved in the same batch as the state
 //! change, per scope, so a count is a read, never a recount. Lists whose filters have no counter
 //! (words, reviewer, kind, item, several filters at once) count by a bounded examination instead
 //! (see [`EXAMINE_LIMIT`]).
@@ -54,13 +55,15 @@ pub const MAX_REFERENCING_SUGGESTIONS: usize = 200;
 /// Set in `wf_meta` once the stores' records are in the list indexes; its value is the layout
 /// version (bumped when an index is added, which re-runs the backfill).
 const LISTS_INDEXED: &[u8] = b"lists-indexed";
-const LISTS_VERSION: u8 = 1;
+const LISTS_VERSION: u8 = 2;
 /// Records indexed per write while backfilling, so a large store never builds one huge batch.
 const BACKFILL_BATCH: usize = 1_000;
 
 pub(crate) const ANY: u8 = b'a';
 pub(crate) const OPEN: u8 = b'o';
 pub(crate) const CLOSED: u8 = b'c';
+/// Counters only (no index entries): the merged among the closed.
+pub(crate) const MERGED: u8 = b'm';
 
 /// The index prefix of one scope and class.
 pub(crate) fn prefix(scope: &str, class: u8) -> Vec<u8> {
@@ -130,6 +133,11 @@ fn suggestion_entries(s: &Suggestion) -> Entries {
             .insert((SUGGESTION_LISTS, entry(&scope, class, s.id.0)));
         out.counters
             .insert(counter_name(SUGGESTION_COUNTS, &scope, class));
+        // Merged ones apart from withdrawn ones, for a person's page (`people`).
+        if s.status == Status::Merged {
+            out.counters
+                .insert(counter_name(SUGGESTION_COUNTS, &scope, MERGED));
+        }
     }
     for m in mentions::mentions(s.description.as_deref().unwrap_or("")) {
         out.keys
@@ -173,7 +181,7 @@ pub(crate) fn reference_key(number: u64, id: u64) -> Vec<u8> {
 pub(crate) struct Deltas(BTreeMap<String, i64>);
 
 impl Deltas {
-    fn add(&mut self, name: String, by: i64) {
+    pub(crate) fn add(&mut self, name: String, by: i64) {
         *self.0.entry(name).or_default() += by;
     }
 

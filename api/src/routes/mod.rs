@@ -28,6 +28,7 @@ pub(crate) mod mcp;
 pub(crate) mod oai;
 mod organize;
 mod pages;
+mod people;
 mod recordings;
 mod restore;
 mod scans;
@@ -59,6 +60,7 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(suggestions::router())
         .merge(issues::router())
         .merge(threads::router())
+        .merge(people::router())
         .merge(conversation::router())
         .merge(comments::router())
         .merge(inbox::router())

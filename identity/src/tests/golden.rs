@@ -44,6 +44,7 @@ fn account(password: Option<&str>) -> AccountRecord {
         steward: true,
         trusted: false,
         created_at: at(0),
+        former_handles: Vec::new(),
     };
     AccountRecord::new(&account, password.map(str::to_string))
 }

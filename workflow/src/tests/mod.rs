@@ -106,6 +106,7 @@ impl Harness {
             trusted: a.trusted,
             scopes: Scopes::READ_WRITE,
             via: Via::Session,
+            former_handles: a.former_handles,
         }
     }
 
