@@ -58,6 +58,15 @@ fn accounts_v1() {
     golden("wf_accounts-v1-no-password.record", &account(None));
 }
 
+#[test]
+fn accounts_v1_renamed() {
+    // A renamed account lists its former handles; accounts never renamed leave the field out,
+    // so their bytes are the ones above.
+    let mut record = account(None);
+    record.rename(handle("rivka-cohen"));
+    golden("wf_accounts-v1-renamed.record", &record);
+}
+
 fn token(revoked: bool) -> TokenRecord {
     let info = TokenInfo {
         id: TokenId(3),

@@ -13,6 +13,7 @@ mod issues;
 mod listing;
 mod merging;
 mod organize;
+mod people;
 mod suggestions;
 mod waits;
 mod words;
