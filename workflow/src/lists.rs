@@ -267,37 +267,83 @@ pub(crate) fn walk(
     prefix: &[u8],
     before: Option<u64>,
     budget: usize,
+    visit: impl FnMut(u64) -> Result<Step>,
+) -> Result<Stop> {
+    walk_many(kv, cf, &[prefix.to_vec()], before, budget, visit)
+}
+
+/// The next id under `prefix` of an iterator over an index, if any.
+fn next_id(
+    cf: &'static str,
+    prefix: &[u8],
+    entries: &mut rocksdb::DBIteratorWithThreadMode<'_, rocksdb::DB>,
+) -> Result<Option<u64>> {
+    let Some(item) = entries.next() else {
+        return Ok(None);
+    };
+    let (key, _) = item.map_err(catalog_records::Error::from)?;
+    if !key.starts_with(prefix) {
+        return Ok(None);
+    }
+    let tail: [u8; 8] = key[prefix.len()..]
+        .try_into()
+        .map_err(|_| crate::Error::Corrupt {
+            cf,
+            reason: format!("index key of {} bytes", key.len()),
+        })?;
+    Ok(Some(!u64::from_be_bytes(tail)))
+}
+
+/// [`walk`] over several prefixes at once (the lists of every handle one person held), merged
+/// newest first; an id under two prefixes is visited once. The budget counts every entry
+/// examined, and [`Stop::Budget`] names where all the lists continue.
+pub(crate) fn walk_many(
+    kv: &Kv,
+    cf: &'static str,
+    prefixes: &[Vec<u8>],
+    before: Option<u64>,
+    budget: usize,
     mut visit: impl FnMut(u64) -> Result<Step>,
 ) -> Result<Stop> {
-    let start = match before {
-        // Ids below `before` are inverted ids above `!before`.
-        Some(b) => match (!b).checked_add(1) {
-            Some(after) => [prefix, &after.to_be_bytes()].concat(),
-            None => return Ok(Stop::End),
-        },
-        None => prefix.to_vec(),
-    };
-    let entries = kv.iterator(cf, IteratorMode::From(&start, rocksdb::Direction::Forward))?;
-    for (examined, item) in entries.enumerate() {
-        let (key, _) = item?;
-        if !key.starts_with(prefix) {
-            break;
+    let mut streams = Vec::with_capacity(prefixes.len());
+    for prefix in prefixes {
+        let start = match before {
+            // Ids below `before` are inverted ids above `!before`.
+            Some(b) => match (!b).checked_add(1) {
+                Some(after) => [prefix, &after.to_be_bytes()[..]].concat(),
+                None => return Ok(Stop::End),
+            },
+            None => prefix.clone(),
+        };
+        let mut entries =
+            kv.iterator(cf, IteratorMode::From(&start, rocksdb::Direction::Forward))?;
+        let head = next_id(cf, prefix, &mut entries)?;
+        streams.push((prefix, entries, head));
+    }
+    let mut examined = 0usize;
+    let mut last = None;
+    loop {
+        let Some(at) = (0..streams.len())
+            .filter(|i| streams[*i].2.is_some())
+            .max_by_key(|i| streams[*i].2)
+        else {
+            return Ok(Stop::End);
+        };
+        let id = streams[at].2.expect("a stream with a head");
+        let (prefix, entries, head) = &mut streams[at];
+        *head = next_id(cf, prefix, entries)?;
+        if last == Some(id) {
+            continue;
         }
-        let tail: [u8; 8] = key[prefix.len()..]
-            .try_into()
-            .map_err(|_| crate::Error::Corrupt {
-                cf,
-                reason: format!("index key of {} bytes", key.len()),
-            })?;
-        let id = !u64::from_be_bytes(tail);
+        last = Some(id);
         if examined == budget {
             return Ok(Stop::Budget(id.saturating_add(1)));
         }
+        examined += 1;
         if let Step::Stop = visit(id)? {
             return Ok(Stop::Done);
         }
     }
-    Ok(Stop::End)
 }
 
 impl Workflow {

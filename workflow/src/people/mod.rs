@@ -53,6 +53,15 @@ impl From<Account> for Person {
 }
 
 impl crate::service::Workflow {
+    /// Every handle the person holding `handle` held, theirs now first (at most
+    /// `MAX_FORMER_HANDLES` + 1); the handle alone when nobody holds it.
+    pub(crate) fn handles_of(&self, handle: &Handle) -> crate::error::Result<Vec<Handle>> {
+        Ok(match self.account_by_handle(handle)? {
+            Some(a) => std::iter::once(a.handle).chain(a.former_handles).collect(),
+            None => vec![handle.clone()],
+        })
+    }
+
     /// A steward gives the account holding `old` the handle `new` (see
     /// `catalog_identity::Identity::rename`); the command line calls identity directly.
     pub fn rename_account(

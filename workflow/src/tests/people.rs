@@ -173,3 +173,49 @@ fn a_threads_people_come_first_by_their_handle_now() {
     let handles: Vec<&str> = people.iter().map(|p| p.handle.as_str()).collect();
     assert_eq!(handles, ["editor-now", "steward", "keeper"]);
 }
+
+#[test]
+fn the_author_and_reviewer_filters_name_a_person_by_any_handle_they_held() {
+    let w = World::new();
+    let (first, _) = w.open_topic("one");
+    w.h.wf
+        .identity()
+        .rename(&h("editor"), &h("editor-now"))
+        .unwrap();
+    w.h.wf
+        .identity()
+        .rename(&h("keeper"), &h("keeper-now"))
+        .unwrap();
+    let editor = w.h.session(&h("editor-now"));
+    let second = w.h.wf.create_draft(&editor, "two", None).unwrap().id;
+    w.h.wf
+        .put_item(
+            &editor,
+            second,
+            super::new_item(ItemType::Topic, topic(w.set, "two")),
+        )
+        .unwrap();
+    w.h.wf.submit(&editor, second).unwrap();
+    for (author, reviewer) in [
+        (Some("editor"), None),
+        (Some("editor-now"), None),
+        (None, Some("keeper")),
+        (None, Some("keeper-now")),
+        (Some("editor-now"), Some("keeper")),
+    ] {
+        let filter = crate::ListFilter {
+            state: crate::StateFilter::Open,
+            author: author.map(h),
+            reviewer: reviewer.map(h),
+            words: Vec::new(),
+        };
+        let page = w.h.wf.list_suggestions(&filter, None, 10).unwrap();
+        let ids: Vec<u64> = page.items.iter().map(|l| l.suggestion.id.0).collect();
+        assert_eq!(ids, vec![second.0, first.0], "{author:?} {reviewer:?}");
+        assert_eq!(page.counts.open, 2, "{author:?} {reviewer:?}");
+        // One a page continues across the handles' lists.
+        let one = w.h.wf.list_suggestions(&filter, None, 1).unwrap();
+        let rest = w.h.wf.list_suggestions(&filter, one.next, 1).unwrap();
+        assert_eq!(rest.items[0].suggestion.id, first);
+    }
+}
