@@ -178,3 +178,22 @@ fn the_name_index_is_filled_once_for_accounts_made_before_it() {
     h.identity.index_people().unwrap();
     assert_eq!(h.identity.find_by_name("cohen", 10).unwrap().len(), 1);
 }
+
+#[test]
+fn a_long_name_query_checks_at_most_so_many_names() {
+    use crate::MAX_NAME_CANDIDATES;
+    // Every account's name holds "abc"; only the last one holds "abcz". A query longer than
+    // three characters seeks "abc" and checks names in account order, at most the cap.
+    for fillers in [MAX_NAME_CANDIDATES - 1, MAX_NAME_CANDIDATES] {
+        let h = Harness::new();
+        for n in 0..fillers {
+            named(&h, &format!("f{n}"), &format!("abc {n}"));
+        }
+        named(&h, "target", "abcz");
+        let found = h.identity.find_by_name("abcz", 10).unwrap();
+        let expected = usize::from(fillers < MAX_NAME_CANDIDATES);
+        assert_eq!(found.len(), expected, "{fillers} names before it");
+        // A query of three characters or fewer is its own run: no check, no cap on the way.
+        assert_eq!(h.identity.find_by_name("bcz", 10).unwrap().len(), 1);
+    }
+}
