@@ -663,3 +663,50 @@ async fn refused_writes_leave_the_catalog_untouched() {
     assert_eq!(stats(anon.get_json("/v1/stats").await), before_stats);
     assert_eq!(first_of(&anon, "author").await, author);
 }
+
+/// A query parameter no route knows is refused with 400 on every GET route the OpenAPI
+/// document says takes query parameters (a typo such as `?lable=` must not answer the
+/// unfiltered list as if it were filtered). Path parameters are filled with values that parse;
+/// the query is refused before the route looks anything up.
+#[tokio::test]
+async fn every_route_with_a_query_refuses_unknown_parameters() {
+    let doc = s().anon().get_json("/openapi.json").await;
+    let id = any_item_id().await;
+    let steward = s().steward();
+    let mut checked = 0;
+    for (path, ops) in doc["paths"].as_object().unwrap() {
+        let Some(get) = ops.get("get") else { continue };
+        let takes_query = get["parameters"]
+            .as_array()
+            .is_some_and(|ps| ps.iter().any(|p| p["in"] == "query"));
+        if !takes_query || !path.starts_with("/v1/") {
+            continue;
+        }
+        let filled: String = path
+            .split('/')
+            .map(|seg| match seg {
+                s if s.starts_with('{') && s.contains("sha") => "0".repeat(64),
+                s if s.starts_with('{') && (s.contains("number") || s.contains("page")) => {
+                    "1".to_string()
+                }
+                s if s.starts_with('{') && (s.contains("type") || s.contains("kind")) => {
+                    "work".to_string()
+                }
+                s if s.starts_with('{') && s.contains("username") => "somebody".to_string(),
+                s if s.starts_with('{') => id.clone(),
+                s => s.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("/");
+        let reply = steward.get(&format!("{filled}?zz-not-a-parameter=1")).await;
+        assert_eq!(
+            reply.status,
+            400,
+            "GET {filled}?zz-not-a-parameter=1 answered {}: {}",
+            reply.status,
+            reply.text()
+        );
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} routes take a query");
+}

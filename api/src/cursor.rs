@@ -50,8 +50,11 @@ pub enum ListKind {
     Relations = 11,
     /// OAI-PMH resumption tokens (`/oai`).
     Oai = 12,
+    /// The Missing board (`/v1/missing`).
+    Missing = 13,
+    Projects = 14,
     /// A person's activity (`/v1/people/{username}`).
-    People = 13,
+    People = 15,
 }
 
 impl ListKind {
@@ -69,6 +72,8 @@ impl ListKind {
             ListKind::History,
             ListKind::Relations,
             ListKind::Oai,
+            ListKind::Missing,
+            ListKind::Projects,
             ListKind::People,
         ]
         .into_iter()
@@ -90,6 +95,8 @@ impl ListKind {
             ListKind::History => "a history cursor",
             ListKind::Relations => "a relations cursor",
             ListKind::Oai => "a resumption token",
+            ListKind::Missing => "a missing cursor",
+            ListKind::Projects => "a projects cursor",
             ListKind::People => "a person's page cursor",
         }
     }

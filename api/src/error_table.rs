@@ -168,6 +168,7 @@ fn workflow_detail(e: &catalog_workflow::Error) -> Option<serde_json::Value> {
         })),
         E::ScanText(refusal) => refusal.field().map(|field| json!({ "field": field })),
         E::Files(refusal) => refusal.detail(),
+        E::Issues(refusal) => refusal.detail(),
         // The checks that refused it: each names its item and field.
         E::Invalid { checks, .. } => Some(json!({
             "checks": checks

@@ -27,7 +27,7 @@
 //!   `lookup`, `dates`, `browse`, `commits`, `compare` (printings word by word, through catalog-compare), `suggestions`, `conversation`, `comments` (talk pages and
 //!   single comments), `inbox`, `issues`, `organize`, `threads`, `account`, `editions` (mirrors,
 //!   editions and their dumps), `webhooks` (kept through catalog-hooks; the binary runs their
-//!   deliverer); outside `/v1`, `git` (the git mirror), `oai` (OAI-PMH), `embed` (pages other
+//!   deliverer), `projects` (the Missing board and projects on its gaps); outside `/v1`, `git` (the git mirror), `oai` (OAI-PMH), `embed` (pages other
 //!   sites may frame; `http::framing` keeps every other answer out of their frames) and `mcp`
 //!   (the MCP server for agents, whose tools call the `/v1` routes in process: see [`router`]).
 

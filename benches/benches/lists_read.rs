@@ -9,7 +9,8 @@
 //! batches). Then it times, each
 //! many times over: the sitemap index, the last page of the works' sitemap, the first page of
 //! refcounts of `work`, the first page of the set's backlinks, the first page of the item's
-//! history and the first page of events on one day.
+//! history, the first page of events on one day, and the first page of the Missing board's
+//! recordings within a year with its counters (every event is a farbrengen without a recording).
 //!
 //! Not criterion: the fixtures take a minute or two to build, and one number per list and size
 //! is the point. `cargo bench --workspace --bench lists_read` (set `LISTS_READ_SIZES=10000,100000`
@@ -21,7 +22,7 @@ use std::time::{Duration, Instant};
 use catalog_benches::Rng;
 use catalog_benches::fixtures::{append, new_change};
 use catalog_log_core::{Log, NewChange, Store};
-use catalog_projector::{EventQuery, Folder, ReadModels, column_families};
+use catalog_projector::{EventQuery, Folder, MissingKind, ReadModels, column_families};
 use catalog_schemas::{DateKey, Id, ItemType};
 use serde_json::json;
 
@@ -90,7 +91,7 @@ fn build(n: usize) -> Fixture {
             Id::random(),
             ItemType::Event,
             None,
-            json!({"date": date}),
+            json!({"date": date, "kind": "farbrengen"}),
         ));
         flush(&mut pending, false);
     }
@@ -168,13 +169,14 @@ fn p50(mut f: impl FnMut() -> usize) -> Duration {
     times[RUNS / 2]
 }
 
-const LISTS: [&str; 6] = [
+const LISTS: [&str; 7] = [
     "sitemap index",
     "sitemap page (last)",
     "refcounts, first page",
     "backlinks of a set, first page",
     "history, first page",
     "events by day, first page",
+    "missing recordings within a year, first page",
 ];
 
 fn measure(fx: &Fixture, n: usize) -> Vec<Duration> {
@@ -184,6 +186,8 @@ fn measure(fx: &Fixture, n: usize) -> Vec<Duration> {
         days: day,
         ..EventQuery::default()
     };
+    // Every event is a farbrengen without a recording: the board holds all N.
+    let year = DateKey::parse("5000").expect("year");
     let rm = &fx.rm;
     vec![
         p50(|| rm.sitemap_index(SITEMAP_PAGE).expect("index").len()),
@@ -220,6 +224,16 @@ fn measure(fx: &Fixture, n: usize) -> Vec<Duration> {
             let found = rm.events(&by_day, LIST_PAGE).expect("events");
             assert_eq!(found.len(), LIST_PAGE);
             found.len()
+        }),
+        p50(|| {
+            let (page, _) = rm
+                .missing(MissingKind::Recordings, Some(&year), None, LIST_PAGE)
+                .expect("missing");
+            let counts = rm
+                .missing_counts_within(MissingKind::Recordings, Some(&year))
+                .expect("counts");
+            assert!(!page.is_empty() && counts.missing > 0);
+            page.len()
         }),
     ]
 }

@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 
 use catalog_benches::fixtures::Stack;
 use catalog_workflow::{
-    Account, Generate, Handle, IssueFilter, IssueQuery, IssueStateFilter, ListFilter, NewAccount,
-    StateFilter, ThreadNumber, Workflow,
+    Account, AssigneeFilter, Generate, Handle, IssueFilter, IssueStateFilter, ListFilter,
+    NewAccount, StateFilter, ThreadNumber, Workflow,
 };
 
 const SIZES: [u64; 2] = [10_000, 1_000_000];
@@ -102,6 +102,8 @@ fn measure(f: &Fixture) -> Vec<(&'static str, Duration)> {
     let wf = &f.wf;
     let author = f.authors[3].handle.clone();
     let reviewer = f.reviewers[7].handle.clone();
+    // Assigned the issues numbered 0 mod 20, which are all labelled.
+    let labelled_assignee = f.authors[1].handle.clone();
     // Referenced by suggestions 10k to 10k + 9, halfway down the list.
     let issue = f.issues[f.issues.len() / 20 + 1];
     let mut out = Vec::new();
@@ -150,13 +152,7 @@ fn measure(f: &Fixture) -> Vec<(&'static str, Duration)> {
     out.push((
         "issues, state=open",
         p50(|| {
-            let filter = IssueFilter {
-                state: IssueStateFilter::Open,
-                kind: None,
-                entity: None,
-                author: None,
-                query: IssueQuery::Words(Vec::new()),
-            };
+            let filter = IssueFilter::state(IssueStateFilter::Open);
             let page = wf.list_issues(None, &filter, None, PAGE).unwrap();
             assert_eq!(page.items.len(), PAGE);
         }),
@@ -165,14 +161,56 @@ fn measure(f: &Fixture) -> Vec<(&'static str, Duration)> {
         "issues, state=all&author=",
         p50(|| {
             let filter = IssueFilter {
-                state: IssueStateFilter::All,
-                kind: None,
-                entity: None,
                 author: Some(author.clone()),
-                query: IssueQuery::Words(Vec::new()),
+                ..IssueFilter::state(IssueStateFilter::All)
             };
             let page = wf.list_issues(None, &filter, None, PAGE).unwrap();
             assert_eq!(page.items.len(), PAGE);
+        }),
+    ));
+    out.push((
+        "issues, state=open&assignee=",
+        p50(|| {
+            let filter = IssueFilter {
+                assignee: Some(AssigneeFilter::Person(author.clone())),
+                ..IssueFilter::state(IssueStateFilter::Open)
+            };
+            let page = wf.list_issues(None, &filter, None, PAGE).unwrap();
+            assert_eq!(page.items.len(), PAGE);
+        }),
+    ));
+    out.push((
+        "issues, state=open&assignee=none",
+        p50(|| {
+            let filter = IssueFilter {
+                assignee: Some(AssigneeFilter::Nobody),
+                ..IssueFilter::state(IssueStateFilter::Open)
+            };
+            let page = wf.list_issues(None, &filter, None, PAGE).unwrap();
+            assert_eq!(page.items.len(), PAGE);
+        }),
+    ));
+    out.push((
+        "issues, state=open&label=",
+        p50(|| {
+            let filter = IssueFilter {
+                labels: vec!["generated".into()],
+                ..IssueFilter::state(IssueStateFilter::Open)
+            };
+            let page = wf.list_issues(None, &filter, None, PAGE).unwrap();
+            assert_eq!(page.items.len(), PAGE);
+        }),
+    ));
+    out.push((
+        "issues, state=all&label=&assignee= (bounded)",
+        p50(|| {
+            let filter = IssueFilter {
+                labels: vec!["generated".into()],
+                assignee: Some(AssigneeFilter::Person(labelled_assignee.clone())),
+                ..IssueFilter::state(IssueStateFilter::All)
+            };
+            let page = wf.list_issues(None, &filter, None, PAGE).unwrap();
+            assert!(!page.items.is_empty());
         }),
     ));
     out.push((

@@ -66,7 +66,8 @@ fn data(ids: &[Id], slot: usize, v: u8) -> (Option<String>, Value) {
             let date = format!("5785-{:02}-{:02}", usize::from(v) % 12 + 1, slot % 28 + 1);
             (
                 Some(format!("/events/{date}")),
-                json!({"date": date, "sets": [pick(0)]}),
+                // Farbrengens in two variants of three, so the Missing board's entries come and go.
+                json!({"date": date, "sets": [pick(0)], "kind": if v % 3 == 1 { "other" } else { "farbrengen" }}),
             )
         }
         3 => (

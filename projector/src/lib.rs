@@ -22,7 +22,8 @@
 //!   and refcounts, `children`, `events`, `counts`, `sitemap`, `outline`, `names` for the
 //!   duplicates check, `scan_text` for text layers' pages by number, `text_sources` for texts by
 //!   the sha256 of the words their source gave, `withheld` for items whose rights hold their words
-//!   back), each with its read side.
+//!   back), `missing` for the Missing board (what farbrengens, sefarim and files lack, with
+//!   counters per board and year), each with its read side.
 //! - `scan_layers` — which of a scan's text layers each page is served from.
 //! - `rights` — the rights rule (`catalog_schemas::rights`) applied to any version read from the
 //!   log, as of now.
@@ -50,6 +51,7 @@ pub use keys::Step;
 pub use projections::events::{EventQuery, Missing};
 pub use projections::files::{FIRST_USERS, FileInfo};
 pub use projections::links::{Backlink, LinkedCount};
+pub use projections::missing::{MissingCounts, MissingEntry, MissingKind};
 pub use projections::outline::OutlinePart;
 pub use projections::paths::Resolved;
 pub use projections::scan_text::PageLevel;
@@ -78,6 +80,7 @@ pub const PROJECTIONS: &[&str] = &[
     "withheld",
     "text_sources",
     "files",
+    "missing",
 ];
 
 /// Every column family the projector owns (`rm_meta` first); pass them to `Store::open`.

@@ -9,12 +9,15 @@
 //! - `opening.rs` — opening and its limits, the state table, private issues.
 //! - `lists.rs` — the issue list and the thread search.
 //! - `fixes.rs` — `Fixes #N` on merge and on withdrawal.
+//! - `triage.rs` — labels, assignees, visibility, editing, comments, templates, the list's label,
+//!   set and assignee filters, and a set's reports for its keepers.
 
 #[path = "../common/mod.rs"]
 mod common;
 mod fixes;
 mod lists;
 mod opening;
+mod triage;
 
 use std::sync::OnceLock;
 
@@ -37,6 +40,8 @@ pub(crate) fn s() -> &'static Shared {
             extra.insert("examiner".into(), dir.person(&examiner, true));
             extra.insert("examiner-handle".into(), examiner);
             dir.add_reader(extra);
+            dir.add_people(extra, &["assigned", "curator", "watcher"]);
+            dir.add_trusted(extra, "labeler");
         })
     })
 }
@@ -48,6 +53,35 @@ pub(crate) fn handle(role: &str) -> String {
 /// `POST /v1/issues` with `body`, as `api`.
 pub(crate) async fn open(api: &Api, body: Value) -> Value {
     api.post("/v1/issues", &body).await.expect(201).json()
+}
+
+/// A set kept by the `keeper` role, and a topic in it for issues to be about: `(set, topic)`.
+pub(crate) async fn kept_topic() -> (String, String) {
+    let steward = s().steward();
+    let set = common::flow::merge(
+        &steward,
+        "a kept set",
+        &[Put::new(
+            "set",
+            json!({ "name": { "he": "אוסף" }, "slug": common::unique("kept"),
+                "keepers": [handle("keeper")] }),
+        )],
+    )
+    .await
+    .ids[0]
+        .clone();
+    let topic = common::flow::merge(
+        &steward,
+        "a topic",
+        &[Put::new(
+            "topic",
+            json!({ "name": { "he": "נושא" }, "slug": common::unique("t"), "sets": [set] }),
+        )],
+    )
+    .await
+    .ids[0]
+        .clone();
+    (set, topic)
 }
 
 pub(crate) fn number(issue: &Value) -> u64 {
@@ -174,10 +208,22 @@ async fn issues_and_threads_are_in_the_openapi_document() {
         ("/v1/issues/{number}/state", "post"),
         ("/v1/threads", "get"),
         ("/v1/threads/{number}", "get"),
+        ("/v1/issues/{number}", "patch"),
+        ("/v1/issues/{number}/labels", "put"),
+        ("/v1/issues/{number}/assignees", "put"),
+        ("/v1/issues/{number}/visibility", "post"),
+        ("/v1/issues/{number}/comments", "post"),
+        ("/v1/issues/templates", "get"),
+        ("/v1/labels", "get"),
+        ("/v1/labels", "post"),
+        ("/v1/reports", "get"),
+        ("/v1/reports", "post"),
+        ("/v1/reports/{id}/close", "post"),
     ];
     let doc = documented(&s().anon(), &routes).await;
     let names = [
-        "state", "type", "entity", "author", "q", "limit", "cursor", "before",
+        "state", "type", "entity", "author", "q", "limit", "cursor", "before", "label", "set",
+        "assignee",
     ];
     let params = parameters(&doc, "/v1/issues", "get", &names);
     assert_eq!(params["before"]["deprecated"], true);

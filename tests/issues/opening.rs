@@ -2,10 +2,8 @@
 
 use serde_json::{Value, json};
 
-use crate::common;
-use crate::common::flow::{Put, merge};
 use crate::common::http::enc;
-use crate::{count_by, handle, number, numbers, open, s};
+use crate::{count_by, handle, kept_topic, number, numbers, open, s};
 
 #[tokio::test]
 async fn opening_holds_every_limit_at_its_edges() {
@@ -172,10 +170,15 @@ async fn the_state_table_and_its_409() {
         (events[3].0, events[3].1),
         ("closed", &json!("not_planned"))
     );
-    assert_eq!(page["rights"], json!({ "close": false, "reopen": true }));
+    assert_eq!(
+        page["rights"],
+        json!({ "close": false, "reopen": true, "edit": true, "label": false, "assign": true,
+            "visibility": false, "comment": true })
+    );
     assert_eq!(
         s().anon().get_json(&format!("/v1/issues/{n}")).await["rights"],
-        json!({ "close": false, "reopen": false })
+        json!({ "close": false, "reopen": false, "edit": false, "label": false, "assign": false,
+            "visibility": false, "comment": false })
     );
 
     s().steward()
@@ -187,34 +190,7 @@ async fn the_state_table_and_its_409() {
 #[tokio::test]
 async fn private_issues_show_only_to_those_who_may_read_them() {
     let steward = s().steward();
-    let keeper = handle("keeper");
-    // A set kept by the keeper, and a topic in it for the issue to be about.
-    let set = merge(
-        &steward,
-        "a kept set",
-        &[Put::new(
-            "set",
-            json!({
-                "name": { "he": "אוסף" },
-                "slug": common::unique("kept"),
-                "keepers": [keeper],
-            }),
-        )],
-    )
-    .await
-    .ids[0]
-        .clone();
-    let topic = merge(
-        &steward,
-        "a topic",
-        &[Put::new(
-            "topic",
-            json!({ "name": { "he": "נושא" }, "slug": common::unique("t"), "sets": [set] }),
-        )],
-    )
-    .await
-    .ids[0]
-        .clone();
+    let (set, topic) = kept_topic().await;
     let me = s().token("author");
     let report = json!({
         "title": "a living author's scans",

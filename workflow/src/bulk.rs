@@ -25,8 +25,9 @@ const PER_BATCH: usize = 5_000;
 ///   merged, withdrawn, sent back in turn; title `generated suggestion {i} w{i % 1000}`;
 ///   description `see #{n}` where `n` is the number of issue `i / 10` (so each issue is referenced
 ///   by ten suggestions whatever the size);
-/// - issue `i`: by `authors[i % len]`, closed when `i % 3 == 0`, private when `i % 50 == 0`; title
-///   `generated issue {i} w{i % 1000}`.
+/// - issue `i`: by `authors[i % len]`, closed when `i % 3 == 0`, private when `i % 50 == 0`,
+///   assigned to `authors[(i + 1) % len]` when `i % 4 == 0`, labelled `generated` when
+///   `i % 5 == 0`; title `generated issue {i} w{i % 1000}`.
 pub struct Generate<'a> {
     pub suggestions: u64,
     pub issues: u64,
@@ -61,6 +62,25 @@ impl Workflow {
                 },
                 body: Some("generated".into()),
                 private: i % 50 == 0,
+                // A quarter assigned (to the next author), a fifth labelled `generated`.
+                assignees: if i % 4 == 0 {
+                    vec![
+                        g.authors[((i + 1) % g.authors.len() as u64) as usize]
+                            .handle
+                            .clone(),
+                    ]
+                } else {
+                    Vec::new()
+                },
+                labels: if i % 5 == 0 {
+                    vec![crate::discussion::issues::Label {
+                        name: "generated".into(),
+                        description: None,
+                        color: None,
+                    }]
+                } else {
+                    Vec::new()
+                },
                 ..Issue::opened(
                     IssueId(first_issue + i + 1),
                     ThreadNumber(number),

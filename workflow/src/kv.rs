@@ -28,6 +28,9 @@ pub const INBOX_IDS: &str = "wf_inbox_ids";
 /// Account id ++ reason ++ subject key ++ line id → order: the unread lines.
 pub const INBOX_UNREAD: &str = "wf_inbox_unread";
 
+/// Label name → the label (stewards make them; issues carry copies).
+pub const LABELS: &str = "wf_labels";
+
 /// Workflow's own families; [`crate::column_families`] adds identity's.
 pub const ALL: &[&str] = &[
     SUGGESTIONS,
@@ -45,9 +48,13 @@ pub const ALL: &[&str] = &[
     INBOX,
     INBOX_IDS,
     INBOX_UNREAD,
+    LABELS,
     crate::lists::SUGGESTION_LISTS,
     crate::lists::ISSUE_LISTS,
     crate::lists::REFERENCES,
     crate::files::HOLDS,
     crate::files::PAGE_HASHES,
+    crate::projects::PROJECTS,
+    crate::projects::PROJECT_STATUS,
+    crate::projects::PROJECT_CLAIMS,
 ];

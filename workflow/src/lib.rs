@@ -42,6 +42,7 @@
 //! - `scan_text`: a scan's words page by page: the page served, progress, line fixes,
 //!   proofreading, uploaded OCR layers and seeding the community text.
 //! - `main_item`: reading an item of main that a request names.
+//! - `projects`: projects on a gap of the Missing board; handing items out and holding them.
 //! - `listing`: the suggestion list (filters, newest-first pages, open and closed counts).
 //! - `merging`: approval into one commit, send back, crash reconciliation.
 //! - `against_main`: a suggestion's items merged with main as it stands (what approval writes).
@@ -89,6 +90,7 @@ mod organize;
 mod paths;
 mod people;
 mod permissions;
+mod projects;
 mod quotas;
 mod records;
 mod resolutions;
@@ -124,15 +126,17 @@ pub use discussion::inbox::{
     Reason, SubjectView,
 };
 pub use discussion::issues::{
-    ClosingSuggestion, EntityRef, Happened, Issue, IssueFilter, IssueId, IssuePage, IssueQuery,
-    IssueRights, IssueState, IssueStateFilter, IssueThread, Label, MAX_BODY_CHARS, MAX_NOTE_CHARS,
-    MAX_TITLE_CHARS, NewIssue, NewReport, ReportKind, ShownIssue, StateReason, TimelineEvent,
-    WantedState,
+    AssigneeFilter, ClosingSuggestion, EntityRef, Happened, Issue, IssueEdit, IssueFilter, IssueId,
+    IssuePage, IssueQuery, IssueRights, IssueState, IssueStateFilter, IssueTemplate, IssueThread,
+    Label, LabelCount, MAX_ASSIGNEES, MAX_BODY_CHARS, MAX_LABEL_DESCRIPTION_CHARS, MAX_LABELS,
+    MAX_LABELS_ON_ISSUE, MAX_NOTE_CHARS, MAX_TITLE_CHARS, NewIssue, NewLabel, NewReport,
+    ReportKind, ReportOutcome, ReportStatus, ShownIssue, StateReason, TimelineEvent, WantedState,
+    templates as issue_templates,
 };
 pub use discussion::threads::{Thread, ThreadKind, ThreadRef, ThreadState};
 pub use error::{
-    Act, BadSync, BadText, BadWords, Conflict, Decision, Error, FileRefusal, Limit, Missing,
-    NotAllowed, Refusal, Result, ScanTextRefusal, Unit, UserClass, Vocabulary, Wording,
+    Act, BadSync, BadText, BadWords, Conflict, Decision, Error, FileRefusal, IssueRefusal, Limit,
+    Missing, NotAllowed, Refusal, Result, ScanTextRefusal, Unit, UserClass, Vocabulary, Wording,
 };
 pub use files::{
     Alike, AlikeFile, COVER_PUBLICATIONS, COVER_SCANS, CoverChoices, CoverSource, DriveFix,
@@ -153,6 +157,11 @@ pub use organize::{
 pub use people::{
     ActivityItem, MAX_IDS, MAX_PAGE_EXAMINED, MAX_THREAD_PEOPLE, PagePosition, PeopleQuery, Person,
     PersonCounts, PersonPage,
+};
+pub use projects::{
+    Claimed, GapKind, HOLD_MILLIS, LEFT_SHOWN, MAX_GOAL_CHARS, MAX_NAME_CHARS, MAX_NEXT_WALK,
+    MAX_PROJECTS_PAGE, MAX_SLUG_CHARS, NewProject, Progress, Project, ProjectPage, ProjectRefusal,
+    ProjectSlug, ProjectStatus,
 };
 pub use quotas::{
     BOT_DRAFT_ITEMS_FACTOR, MAX_COMMENTS_A_DAY, MAX_DRAFT_ITEMS, MAX_ISSUES_A_DAY, MAX_OPEN_DRAFTS,

@@ -7,8 +7,11 @@
 //! - `wf_suggestion_lists`: every suggestion but drafts, under the scope `all` and `author/<handle>`
 //!   in the classes `a` (any state), `o` (open, sent back) and `c` (merged, withdrawn); and under
 //!   `reviewer/<handle>` (class `a`) for everyone who reviewed it or was asked to.
-//! - `wf_issue_lists`: every issue under `all`, `author/<account id>` and, when private, `private`,
-//!   in the classes `a`, `o` and `c`.
+//! - `wf_issue_lists`: every issue under `all`, `author/<account id>`, `type/<kind>`,
+//!   `entity/<id>`, `set/<id>`, `label/<name>` for each label, `assignee/<handle>` for each
+//!   assignee or `unassigned`, and, when private, `private`, in the classes `a`, `o` and `c`. A
+//!   list with several of these filters walks the most selective one and checks the rest on
+//!   each record.
 //! - `wf_references`: `#N` mentioned in a suggestion's description (drafts left out): `N ‖ !id`.
 //!
 //! Entries are written in the batch that writes the record, so the index never lags it. A
@@ -55,7 +58,7 @@ pub const MAX_REFERENCING_SUGGESTIONS: usize = 200;
 /// Set in `wf_meta` once the stores' records are in the list indexes; its value is the layout
 /// version (bumped when an index is added, which re-runs the backfill).
 const LISTS_INDEXED: &[u8] = b"lists-indexed";
-const LISTS_VERSION: u8 = 2;
+const LISTS_VERSION: u8 = 3;
 /// Records indexed per write while backfilling, so a large store never builds one huge batch.
 const BACKFILL_BATCH: usize = 1_000;
 
@@ -85,6 +88,28 @@ pub(crate) const PRIVATE: &str = "private";
 
 pub(crate) fn author_scope(handle: &str) -> String {
     format!("author/{handle}")
+}
+
+pub(crate) fn label_scope(name: &str) -> String {
+    format!("label/{name}")
+}
+
+pub(crate) fn set_scope(set: &catalog_schemas::Id) -> String {
+    format!("set/{set}")
+}
+
+pub(crate) fn assignee_scope(handle: &str) -> String {
+    format!("assignee/{handle}")
+}
+
+pub(crate) const UNASSIGNED: &str = "unassigned";
+
+pub(crate) fn type_scope(kind: crate::discussion::issues::ReportKind) -> String {
+    format!("type/{kind}")
+}
+
+pub(crate) fn entity_scope(id: &catalog_schemas::Id) -> String {
+    format!("entity/{id}")
 }
 
 pub(crate) fn reviewer_scope(handle: &str) -> String {
@@ -149,9 +174,24 @@ fn suggestion_entries(s: &Suggestion) -> Entries {
 fn issue_entries(issue: &Issue) -> Entries {
     let mut out = Entries::default();
     let class = issue_class(issue.state);
-    let mut scopes = vec![ALL.to_string()];
+    let mut scopes = vec![ALL.to_string(), type_scope(issue.kind)];
     if let Some(author) = issue.author {
         scopes.push(author_scope(&author.0.to_string()));
+    }
+    if let Some(entity) = &issue.entity {
+        scopes.push(entity_scope(&entity.id));
+    }
+    if let Some(set) = &issue.set {
+        scopes.push(set_scope(set));
+    }
+    for label in &issue.labels {
+        scopes.push(label_scope(&label.name));
+    }
+    for handle in &issue.assignees {
+        scopes.push(assignee_scope(handle.as_str()));
+    }
+    if issue.assignees.is_empty() {
+        scopes.push(UNASSIGNED.to_string());
     }
     if issue.private {
         scopes.push(PRIVATE.to_string());

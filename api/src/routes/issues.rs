@@ -1,6 +1,6 @@
-//! Issues, as far as suggestions need them: open one, the list, one issue's page, and closing
-//! or reopening; and reports, which anyone may file without an account. Labels, assignees,
-//! comments, visibility and the reports inbox come with a later issue.
+//! Issues: open one, the list, one issue's page, closing or reopening; reports, which anyone
+//! may file without an account. `triage` changes an issue (title, labels, assignees,
+//! visibility, comments), `labels` lists and makes labels, `reports` is a set's reports inbox.
 
 use axum::extract::State;
 use axum::http::{StatusCode, Uri};
@@ -20,14 +20,24 @@ use crate::state::AppState;
 
 use listing::{ISSUES_LIMIT, IssueListOut, IssueListQuery};
 
+mod labels;
 mod listing;
+mod reports;
+mod triage;
 
 pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(report))
+        .routes(routes!(report, reports::list))
         .routes(routes!(create, list))
-        .routes(routes!(get_one))
+        .routes(routes!(get_one, triage::edit))
         .routes(routes!(set_state))
+        .routes(routes!(triage::templates))
+        .routes(routes!(triage::labels))
+        .routes(routes!(triage::assignees))
+        .routes(routes!(triage::visibility))
+        .routes(routes!(triage::comment))
+        .routes(routes!(labels::list, labels::create))
+        .routes(routes!(reports::close))
 }
 
 /// An issue number in a path: `12` (a leading `#`, written `%23`, is allowed).
@@ -54,7 +64,8 @@ struct NewIssueBody {
     /// The item the issue is about.
     #[schema(value_type = Option<String>)]
     entity_id: Option<Id>,
-    /// Label names. Labels arrive with a later issue: only an empty list is accepted now.
+    /// Label names (at most 10, each made by a steward); only people who may label issues
+    /// (keepers, stewards, trusted people) may give them.
     labels: Option<Vec<String>>,
     /// Rights and offensive-content issues are private whatever this says.
     private: Option<bool>,

@@ -95,7 +95,7 @@ struct EventsQuery {
 }
 
 /// Whether `s` is a year or a year and month as `within` takes it.
-fn within_shape(s: &str) -> bool {
+pub(crate) fn within_shape(s: &str) -> bool {
     let b = s.as_bytes();
     let year = b.len() >= 4 && b[..4].iter().all(u8::is_ascii_digit);
     if !year {

@@ -23,12 +23,13 @@ pub(crate) mod git;
 mod history;
 mod inbox;
 mod issues;
-mod lookup;
+pub(crate) mod lookup;
 pub(crate) mod mcp;
 pub(crate) mod oai;
 mod organize;
 mod pages;
 mod people;
+mod projects;
 mod recordings;
 mod restore;
 mod scans;
@@ -69,4 +70,5 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(editions::router())
         .merge(embed::router())
         .merge(webhooks::router())
+        .merge(projects::router())
 }

@@ -246,7 +246,7 @@ impl Projection for Events {
 }
 
 /// How many bytes of a key's sort bytes a `within` value fixes.
-fn within_prefix(within: &DateKey) -> Vec<u8> {
+pub(crate) fn within_prefix(within: &DateKey) -> Vec<u8> {
     let len = if within.day().is_some() {
         4
     } else if within.month().is_some() {

@@ -11,6 +11,7 @@ pub(crate) mod files;
 pub(crate) mod items;
 pub(crate) mod links;
 pub(crate) mod lists;
+pub(crate) mod missing;
 pub(crate) mod names;
 pub(crate) mod outline;
 pub(crate) mod paths;
@@ -53,6 +54,7 @@ static ALL: &[&dyn Projection] = &[
     &withheld::Withheld,
     &text_sources::TextSources,
     &files::Files,
+    &missing::Missing,
 ];
 
 pub(crate) fn all() -> &'static [&'static dyn Projection] {

@@ -57,6 +57,17 @@ fn add_file_facts(properties: &mut Value) {
     properties["rights"] = one_of(&["open", "credit", "link", "preserved"]);
     properties["credit"] = json!({ "type": "string", "minLength": 1, "maxLength": 500 });
     properties["rightsGiven"] = one_of(&["mine", "free", "public-domain", "unsure"]);
+    // The Missing board's `files`: a copy held elsewhere (`drive`, `url`) that was found gone.
+    properties["upstream"] = json!({
+        "description": "what was last found of the copy held elsewhere: `lost` when it is gone",
+        "type": "object",
+        "properties": {
+            "lost": { "type": "boolean" },
+            "checkedAt": { "type": "string", "format": "date-time" }
+        },
+        "required": ["lost"],
+        "additionalProperties": false
+    });
 }
 
 /// Fields of which an item must hold at least one (a contents map points at a unit, or names the

@@ -9,6 +9,7 @@
 //! - `input`: lengths and counts out of bounds ([`Limit`]) and values outside a vocabulary
 //!   ([`Vocabulary`]), 400.
 //! - `words`: a words change that cannot be read ([`BadWords`], 400).
+//! - `issues`: labels, assignees, visibility and reports ([`IssueRefusal`]).
 //! - `files`: uploads, served bytes, takedowns and family requests ([`FileRefusal`]).
 //! - `scan_text`: a scan's text, its lines, proofreading and OCR ([`ScanTextRefusal`]).
 //! - `sync`: a transcript fix or sync request that cannot be done ([`BadSync`], 400).
@@ -17,6 +18,7 @@
 
 mod files;
 mod input;
+mod issues;
 mod missing;
 mod not_allowed;
 mod refusal;
@@ -35,6 +37,7 @@ use crate::suggestions::{Status, SuggestionId};
 
 pub use files::FileRefusal;
 pub use input::{Limit, Unit, Vocabulary, Wording};
+pub use issues::IssueRefusal;
 pub use missing::Missing;
 pub use not_allowed::{Decision, NotAllowed};
 pub use refusal::Refusal;
@@ -103,6 +106,9 @@ pub enum Error {
     /// A words change that cannot be read or applied as asked (400).
     #[error(transparent)]
     BadWords(#[from] BadWords),
+    /// A request about issues, labels or reports (see [`IssueRefusal::class`]).
+    #[error(transparent)]
+    Issues(#[from] IssueRefusal),
     /// A request about files (see [`FileRefusal::class`]).
     #[error(transparent)]
     Files(#[from] FileRefusal),
@@ -118,6 +124,9 @@ pub enum Error {
     /// Any other refusal of the request (400 or 409: see [`Refusal::class`]).
     #[error(transparent)]
     Refused(#[from] Refusal),
+    /// A project request refused (see [`crate::ProjectRefusal`]).
+    #[error(transparent)]
+    Project(#[from] crate::projects::ProjectRefusal),
     /// One operation of an organize plan cannot be done as asked; nothing was saved.
     /// `index` counts from 0 in the plan's `operations`, `field` is the operation's field at fault.
     #[error("operation {index} ({op}), {field}: {message}")]
@@ -197,6 +206,8 @@ impl Error {
             Error::Refused(refusal) => refusal.class(),
             Error::ScanText(refusal) => refusal.class(),
             Error::Files(refusal) => refusal.class(),
+            Error::Issues(refusal) => refusal.class(),
+            Error::Project(refusal) => refusal.class(),
             Error::Identity(e) => return identity_class(e),
             Error::NotAllowed(_) => C::Forbidden,
             Error::Missing(_) => C::NotFound,

@@ -178,6 +178,21 @@ enum StoredHappening {
         suggestion_id: SuggestionId,
         commit: Seq,
     },
+    Edited {
+        fields: Vec<String>,
+        from: Option<String>,
+    },
+    Labeled {
+        added: Vec<String>,
+        removed: Vec<String>,
+    },
+    Assigned {
+        added: Vec<Handle>,
+        removed: Vec<Handle>,
+    },
+    Visibility {
+        private: bool,
+    },
 }
 
 impl TryFrom<&TimelineEvent> for IssueEventRecord {
@@ -200,6 +215,19 @@ impl TryFrom<&TimelineEvent> for IssueEventRecord {
                 suggestion_id: *suggestion_id,
                 commit: *commit,
             },
+            Happened::Edited { fields, from } => StoredHappening::Edited {
+                fields: fields.clone(),
+                from: from.clone(),
+            },
+            Happened::Labeled { added, removed } => StoredHappening::Labeled {
+                added: added.clone(),
+                removed: removed.clone(),
+            },
+            Happened::Assigned { added, removed } => StoredHappening::Assigned {
+                added: added.clone(),
+                removed: removed.clone(),
+            },
+            Happened::Visibility { private } => StoredHappening::Visibility { private: *private },
             // A suggestion's description may change until it merges, so its references are
             // read from the suggestions whenever the timeline is shown, never kept.
             Happened::Referenced { .. } => {
@@ -232,6 +260,10 @@ impl From<IssueEventRecord> for TimelineEvent {
                 suggestion_id,
                 commit,
             },
+            StoredHappening::Edited { fields, from } => Happened::Edited { fields, from },
+            StoredHappening::Labeled { added, removed } => Happened::Labeled { added, removed },
+            StoredHappening::Assigned { added, removed } => Happened::Assigned { added, removed },
+            StoredHappening::Visibility { private } => Happened::Visibility { private },
         };
         TimelineEvent {
             at: r.at,

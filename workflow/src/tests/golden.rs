@@ -28,6 +28,8 @@
 //! | `wf_timeline`        | suggestion timeline entry (comment, review, each event kind) |
 //! | `wf_inbox`           | inbox line (from a person, and from the service) |
 //! | `wf_holds`           | a takedown's and a family request's hold on a file |
+//! | `wf_projects`        | project (open, and closed with every field): pinned in `projects/tests.rs` |
+//! | `wf_project_claims`  | a hold on a project's item: pinned in `projects/tests.rs` |
 //!
 //! `values-v1-names.json` holds every spelling of the value enums inside those records (status,
 //! kind, verdict, reason, …), written through `records::values`, since each record fixture holds
@@ -314,6 +316,54 @@ fn issue_events_v1() {
             },
             Some("rivka"),
         ),
+    );
+    golden(
+        "wf_issue_events-v1-edited.record",
+        &event(
+            Happened::Edited {
+                fields: vec!["title".into(), "body".into()],
+                from: Some("Wrong date".into()),
+            },
+            Some("rivka"),
+        ),
+    );
+    golden(
+        "wf_issue_events-v1-labeled.record",
+        &event(
+            Happened::Labeled {
+                added: vec!["scan quality".into()],
+                removed: vec!["triage".into()],
+            },
+            Some("rivka"),
+        ),
+    );
+    golden(
+        "wf_issue_events-v1-assigned.record",
+        &event(
+            Happened::Assigned {
+                added: vec![handle("moshe")],
+                removed: Vec::new(),
+            },
+            Some("rivka"),
+        ),
+    );
+    golden(
+        "wf_issue_events-v1-visibility.record",
+        &event(Happened::Visibility { private: true }, Some("rivka")),
+    );
+}
+
+#[test]
+fn labels_v1() {
+    golden(
+        "wf_labels-v1.record",
+        &crate::discussion::issues::LabelRecord {
+            name: "scan quality".into(),
+            description: Some("Pages blurred, cut or missing".into()),
+            color: Some("1f883d".into()),
+            created_by: handle("rivka"),
+            created_at: at(0),
+        },
     );
 }
 

@@ -32,13 +32,7 @@ fn open_suggestion(w: &World, slug: &str, description: &str) -> (SuggestionId, T
 }
 
 fn all(state: IssueStateFilter) -> IssueFilter {
-    IssueFilter {
-        state,
-        kind: None,
-        entity: None,
-        author: None,
-        query: IssueQuery::Words(Vec::new()),
-    }
+    IssueFilter::state(state)
 }
 
 fn numbers(items: &[ShownIssue]) -> Vec<u64> {

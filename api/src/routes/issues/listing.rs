@@ -2,7 +2,8 @@
 //! itself is in `issues.rs`.
 
 use catalog_workflow::{
-    Handle, IssueFilter, IssueId, IssuePage, IssueQuery, IssueStateFilter, ShownIssue,
+    AssigneeFilter, Handle, IssueFilter, IssueId, IssuePage, IssueQuery, IssueStateFilter,
+    MAX_LABELS_ON_ISSUE, ShownIssue,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -28,6 +29,12 @@ pub(super) struct IssueListQuery {
     entity: Option<String>,
     /// Only issues opened by this handle.
     author: Option<String>,
+    /// Only issues carrying every one of these labels (names, comma separated, at most 10).
+    label: Option<String>,
+    /// Only issues filed under this set (an id).
+    set: Option<String>,
+    /// Only issues assigned to this handle, or `none` for those nobody is assigned to.
+    assignee: Option<String>,
     /// Words that must all appear in the title or body (ignoring case), or `#12` for one issue.
     q: Option<String>,
     /// 1-100, default 50.
@@ -69,21 +76,53 @@ pub(super) fn parse(q: &IssueListQuery) -> Result<Parsed, ApiError> {
         .as_deref()
         .map(|h| extract::handle("author", h))
         .transpose()?;
+    let labels: Vec<String> = match q.label.as_deref() {
+        None => Vec::new(),
+        Some(raw) => raw
+            .split(',')
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect(),
+    };
+    if labels.len() > MAX_LABELS_ON_ISSUE {
+        return Err(ApiError::BadRequest(format!(
+            "label: at most {MAX_LABELS_ON_ISSUE} names, not {}",
+            labels.len()
+        )));
+    }
+    let set = q
+        .set
+        .as_deref()
+        .map(|s| extract::id("set", s))
+        .transpose()?;
+    let assignee = match q.assignee.as_deref() {
+        None => None,
+        Some("none") => Some(AssigneeFilter::Nobody),
+        Some(h) => Some(AssigneeFilter::Person(extract::handle("assignee", h)?)),
+    };
     let query = IssueQuery::parse(q.q.as_deref().unwrap_or(""));
     let query_param = match &query {
         IssueQuery::Number(n) => n.to_string(),
         IssueQuery::Words(words) => words.join(" "),
     };
-    let key = ListKey::new(
-        ListKind::Issues,
-        &[
-            state_name,
-            kind.map_or("", |k| k.as_str()),
-            &entity.map(|e| e.to_string()).unwrap_or_default(),
-            author.as_ref().map_or("", Handle::as_str),
-            &query_param,
-        ],
-    );
+    let entity_param = entity.map(|e| e.to_string()).unwrap_or_default();
+    let mut params = vec![
+        state_name,
+        kind.map_or("", |k| k.as_str()),
+        &entity_param,
+        author.as_ref().map_or("", Handle::as_str),
+        &query_param,
+    ];
+    // The filters added later join the key only when given, so cursors handed out before them
+    // keep working (cursors never expire).
+    let label_param = labels.join(",");
+    let set_param = set.map(|s| s.to_string()).unwrap_or_default();
+    let assignee_param = q.assignee.as_deref().unwrap_or("");
+    if !label_param.is_empty() || !set_param.is_empty() || !assignee_param.is_empty() {
+        params.extend([label_param.as_str(), set_param.as_str(), assignee_param]);
+    }
+    let key = ListKey::new(ListKind::Issues, &params);
     let before = extract::cursor(&q.cursor, &None, &q.before)
         .map(|c| key.decode_number(c).map(IssueId))
         .transpose()?;
@@ -94,6 +133,10 @@ pub(super) fn parse(q: &IssueListQuery) -> Result<Parsed, ApiError> {
             entity,
             author,
             query,
+            labels,
+            set,
+            assignee,
+            reason: None,
         },
         key,
         before,

@@ -202,7 +202,11 @@ impl Workflow {
                 self.require_talk_page(*id)?;
                 None
             }
-            Subject::Report(_) => None,
+            // Not found unless the commenter may read it (a private issue stays unseen).
+            Subject::Report(number) => {
+                self.readable_issue(Some(principal), *number)?;
+                None
+            }
             Subject::Project(slug) => {
                 return Err(Refusal::ProjectComment(slug.clone()).into());
             }
@@ -226,9 +230,20 @@ impl Workflow {
             audience.add(&parent.author, Reason::Comment);
         }
         audience.mentions(&body);
+        if let Subject::Report(number) = &subject {
+            audience = self.issue_audience(*number, audience)?;
+        }
         let looked = self.look_up(&[body.as_str()], audience.handles())?;
 
         let mut w = ActivityBatch::after(self, looked);
+        if let Subject::Report(number) = &subject {
+            // The issue's comment count and last change move with the comment.
+            let old = self.readable_issue(Some(principal), *number)?;
+            let mut issue = old.clone();
+            issue.comments += 1;
+            issue.updated_at = self.now();
+            w.save_issue(&old, &issue)?;
+        }
         if let Some(counted) = self.count_daily(principal, crate::quotas::Daily::Comments)? {
             counted.write_with(&mut w)?;
         }
@@ -271,6 +286,23 @@ impl Workflow {
             .into_iter()
             .map(Comment::from)
             .collect())
+    }
+
+    /// The newest `max` comments of one subject, oldest first: the index keys are read, then
+    /// only those records.
+    pub(crate) fn newest_comments(&self, subject: &Subject, max: usize) -> Result<Vec<Comment>> {
+        let keys = self
+            .kv()
+            .scan_raw_prefix(SUBJECT_COMMENTS, &subject.key())?;
+        let skip = keys.len().saturating_sub(max);
+        let mut out = Vec::with_capacity(keys.len() - skip);
+        for (key, _) in keys.into_iter().skip(skip) {
+            let id = crate::kv::decode_u64(SUBJECT_COMMENTS, &key[key.len().saturating_sub(8)..])?;
+            if let Some(record) = self.comment_record(CommentId(id))? {
+                out.push(Comment::from(record));
+            }
+        }
+        Ok(out)
     }
 
     /// An item's talk page: its comments in order. Every item the log has ever held has one,

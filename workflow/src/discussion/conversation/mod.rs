@@ -73,7 +73,8 @@ impl Workflow {
         if self
             .review_summary(suggestion.id)?
             .reviewers
-            .contains(&principal.handle)
+            .iter()
+            .any(|h| principal.answers_to(h))
         {
             return Ok(true);
         }

@@ -158,6 +158,29 @@ impl<'a> ActivityBatch<'a> {
             .put(&suggestion.id.key(), &SuggestionRecord::from(suggestion))?)
     }
 
+    /// Saves an issue changed from `old`, with its list index entries (the counters move at the
+    /// end).
+    pub(crate) fn save_issue(
+        &mut self,
+        old: &crate::discussion::issues::Issue,
+        issue: &crate::discussion::issues::Issue,
+    ) -> Result<()> {
+        crate::lists::reindex_issue(&mut self.batch, &mut self.deltas, Some(old), issue)?;
+        Ok(self
+            .batch
+            .put(&issue.id.key(), &crate::records::IssueRecord::from(issue))?)
+    }
+
+    /// Adds an event to an issue's timeline after its `existing` ones.
+    pub(crate) fn issue_event(
+        &mut self,
+        issue: crate::discussion::issues::IssueId,
+        existing: usize,
+        event: &crate::discussion::issues::TimelineEvent,
+    ) -> Result<()> {
+        self.wf.add_event(&mut self.batch, issue, existing, event)
+    }
+
     /// Lists suggestion `id` under `handle`'s reviewer list (they reviewed it or are asked to).
     pub(crate) fn index_reviewer(&mut self, handle: &Handle, id: SuggestionId) -> Result<()> {
         Ok(self.batch.put_raw(

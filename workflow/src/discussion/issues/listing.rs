@@ -1,14 +1,17 @@
-//! The issue list: newest first, filtered by state, kind, item, author and words (or one
-//! `#number`), with the open and closed counts of everything the other filters admit. A reader
-//! never sees, nor counts, a private issue they may not read.
+//! The issue list: newest first, filtered by state, kind, item, set, labels, assignee, author
+//! and words (or one `#number`), with the open and closed counts of everything the other filters
+//! admit. A reader never sees, nor counts, a private issue they may not read.
 //!
-//! A page is one seek into `wf_issue_lists` (`crate::lists`), with the other filters checked on
-//! each record over a bounded examination ([`EXAMINE_LIMIT`]); counts are counters where the
-//! filters allow.
+//! A page is one seek into `wf_issue_lists` (`crate::lists`) under the most selective filter's
+//! scope (author, item, assignee, label, set, kind, in that order), with the other filters
+//! checked on each record over a bounded examination ([`EXAMINE_LIMIT`]); counts are counters
+//! when one filter (or none) is given and no words.
 
 use catalog_schemas::Id;
 
-use crate::discussion::issues::record::{Issue, IssueId, IssueState, ReportKind, ShownIssue};
+use crate::discussion::issues::record::{
+    Issue, IssueId, IssueState, ReportKind, ShownIssue, StateReason,
+};
 use crate::error::Result;
 use crate::listing::StateCounts;
 use crate::lists::{self, EXAMINE_LIMIT, ISSUE_COUNTS, ISSUE_LISTS, Step, Stop};
@@ -60,6 +63,14 @@ impl IssueQuery {
     }
 }
 
+/// `assignee=`: a person, or nobody.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AssigneeFilter {
+    Person(Handle),
+    /// `none`: issues nobody is assigned to.
+    Nobody,
+}
+
 /// What to list.
 #[derive(Debug, Clone)]
 pub struct IssueFilter {
@@ -68,6 +79,61 @@ pub struct IssueFilter {
     pub entity: Option<Id>,
     pub author: Option<Handle>,
     pub query: IssueQuery,
+    /// Issues carrying every one of these labels.
+    pub labels: Vec<String>,
+    pub set: Option<Id>,
+    pub assignee: Option<AssigneeFilter>,
+    /// Closed issues closed for this reason (reports resolved or dismissed).
+    pub reason: Option<StateReason>,
+}
+
+impl IssueFilter {
+    /// Every issue of a state, nothing else asked.
+    pub fn state(state: IssueStateFilter) -> IssueFilter {
+        IssueFilter {
+            state,
+            kind: None,
+            entity: None,
+            author: None,
+            query: IssueQuery::Words(Vec::new()),
+            labels: Vec::new(),
+            set: None,
+            assignee: None,
+            reason: None,
+        }
+    }
+
+    /// The index scope to walk, and whether the walked scope is the only filter (so its counters
+    /// count the list). `author` is the author's account, already looked up.
+    fn scope(&self, author: Option<AccountId>) -> (String, bool) {
+        let words = !matches!(&self.query, IssueQuery::Words(w) if w.is_empty());
+        let given = usize::from(author.is_some())
+            + usize::from(self.entity.is_some())
+            + usize::from(self.assignee.is_some())
+            + self.labels.len()
+            + usize::from(self.set.is_some())
+            + usize::from(self.kind.is_some())
+            + usize::from(self.reason.is_some());
+        let scope = if let Some(a) = author {
+            lists::author_scope(&a.0.to_string())
+        } else if let Some(e) = &self.entity {
+            lists::entity_scope(e)
+        } else if let Some(a) = &self.assignee {
+            match a {
+                AssigneeFilter::Person(h) => lists::assignee_scope(h.as_str()),
+                AssigneeFilter::Nobody => lists::UNASSIGNED.to_string(),
+            }
+        } else if let Some(l) = self.labels.first() {
+            lists::label_scope(l)
+        } else if let Some(set) = &self.set {
+            lists::set_scope(set)
+        } else if let Some(k) = self.kind {
+            lists::type_scope(k)
+        } else {
+            lists::ALL.to_string()
+        };
+        (scope, !words && given <= 1)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -107,14 +173,11 @@ impl Workflow {
             IssueStateFilter::Closed => lists::CLOSED,
             IssueStateFilter::All => lists::ANY,
         };
-        let scope = match author {
-            Some(a) => lists::author_scope(&a.0.to_string()),
-            None => match filter.query {
-                // One number is one issue: read it, not a list.
-                IssueQuery::Number(n) => return self.one_issue(viewer, filter, author, n, before),
-                IssueQuery::Words(_) => lists::ALL.to_string(),
-            },
-        };
+        if let IssueQuery::Number(n) = filter.query {
+            // One number is one issue: read it, not a list.
+            return self.one_issue(viewer, filter, author, n, before);
+        }
+        let (scope, single) = filter.scope(author);
         let mut items = Vec::new();
         let mut more = false;
         let stop = lists::walk(
@@ -149,7 +212,7 @@ impl Workflow {
         Ok(IssuePage {
             items,
             next,
-            counts: self.issue_counts(viewer, filter, &scope)?,
+            counts: self.issue_counts(viewer, filter, &scope, single)?,
         })
     }
 
@@ -187,19 +250,18 @@ impl Workflow {
     }
 
     /// The open and closed counts of the issues `viewer` may read that the filters (but the
-    /// state) admit. Without kind, item or words they are counters: the public ones of the scope,
-    /// plus the private ones for a steward; another reader's readable private issues are
-    /// counted over the newest [`EXAMINE_LIMIT`] private ones. With those filters, everything is
-    /// counted over the newest [`EXAMINE_LIMIT`] entries of the scope.
+    /// state) admit. When the walked scope is the only filter (`single`) they are counters: the
+    /// public ones of the scope, plus the private ones for a steward; another reader's readable
+    /// private issues are counted over the newest [`EXAMINE_LIMIT`] private ones. With more
+    /// filters, everything is counted over the newest [`EXAMINE_LIMIT`] entries of the scope.
     fn issue_counts(
         &self,
         viewer: Option<&Principal>,
         filter: &IssueFilter,
         scope: &str,
+        single: bool,
     ) -> Result<StateCounts> {
-        let unfiltered = filter.kind.is_none()
-            && filter.entity.is_none()
-            && matches!(&filter.query, IssueQuery::Words(w) if w.is_empty());
+        let unfiltered = single;
         let counter = |visibility: &str, class: u8| {
             self.list_counter(&lists::counter_name(
                 &format!("{ISSUE_COUNTS}/{visibility}"),
@@ -252,10 +314,29 @@ impl Workflow {
     }
 }
 
-/// The kind, item and `q` filters (the state is not one: counts ignore it).
+/// The kind, item, set, labels, assignee and `q` filters (the state is not one: counts ignore
+/// it; the author is the walked scope or checked by the caller).
 fn matches(filter: &IssueFilter, issue: &Issue) -> bool {
     if filter.kind.is_some_and(|k| k != issue.kind) {
         return false;
+    }
+    if filter.reason.is_some_and(|r| issue.state_reason != Some(r)) {
+        return false;
+    }
+    if filter.set.is_some_and(|s| issue.set != Some(s)) {
+        return false;
+    }
+    if !filter
+        .labels
+        .iter()
+        .all(|name| issue.labels.iter().any(|l| &l.name == name))
+    {
+        return false;
+    }
+    match &filter.assignee {
+        Some(AssigneeFilter::Person(h)) if !issue.assignees.contains(h) => return false,
+        Some(AssigneeFilter::Nobody) if !issue.assignees.is_empty() => return false,
+        _ => {}
     }
     if filter
         .entity

@@ -1,18 +1,18 @@
-//! Issues, as far as suggestions need them: opening one, the list, one issue with its timeline,
-//! closing and reopening, and closing by a merged suggestion whose description says `Fixes #12`.
+//! Issues: opening one (and reports, without an account), the list and its filters, one issue
+//! with its timeline and comments, editing, labels, assignees, visibility, closing and
+//! reopening, and closing by a merged suggestion whose description says `Fixes #12`.
 //!
 //! An issue takes its number from the counter suggestions use (`suggestions::THREAD_COUNTER`) and
 //! is put into the thread index in the same batch, so `#12` is exactly one of the two. Issues live
-//! in `wf_issues` (key: the issue's id), their stored timeline in `wf_issue_events`. Labels,
-//! assignees, comments, visibility changes and reports arrive with later issues of the project;
-//! the record already has their fields.
+//! in `wf_issues` (key: the issue's id), their stored timeline in `wf_issue_events`, labels in
+//! `wf_labels`; comments are the conversation's (subject `report`).
 //!
 //! Writes to issues take the registry lock: they are rare and short, and the lock makes "read
 //! the issue, decide, write it back" one step against other writers (people and merges).
 //!
 //! Layout:
 //! - `record`: [`Issue`] and its domain values ([`ReportKind`], [`IssueState`], …).
-//! - `access`: who may read a private issue, and who may close and reopen one.
+//! - `access`: who may read a private issue, close, edit, label, assign and keep one.
 //! - `opening`: [`NewIssue`] and [`Workflow::open_issue`].
 //! - `state`: [`Workflow::set_issue_state`], the issue state table.
 //! - `timeline`: stored events ([`TimelineEvent`]).
@@ -20,29 +20,45 @@
 //! - `view`: [`Workflow::issue_thread`], one issue with its timeline, closers and rights.
 //! - `mentions`: reading `#12` and `Fixes #12` out of text.
 //! - `closing`: [`Workflow::fixes_of`] and closing the issues a merged suggestion fixes.
+//! - `triage`: editing, labels, assignees and visibility ([`IssueEdit`]).
+//! - `labels`: the labels stewards make, with their open issues' counts ([`NewLabel`]).
+//! - `comments`: who a comment on an issue tells.
+//! - `reports`: reports filed with or without an account, a set's reports, closing one.
+//! - `templates`: the kinds of issue and the words each starts with.
 
 mod access;
 mod closing;
+mod comments;
+mod labels;
 mod listing;
 pub(crate) mod mentions;
 mod opening;
 mod record;
 mod reports;
 mod state;
+mod templates;
 mod timeline;
+mod triage;
 mod view;
 
 use catalog_projector::Lookup;
 
-pub use listing::{IssueFilter, IssuePage, IssueQuery, IssueStateFilter};
+#[cfg(test)]
+pub(crate) use labels::LabelRecord;
+pub use labels::{
+    LabelCount, MAX_LABEL_DESCRIPTION_CHARS, MAX_LABELS, MAX_LABELS_ON_ISSUE, NewLabel,
+};
+pub use listing::{AssigneeFilter, IssueFilter, IssuePage, IssueQuery, IssueStateFilter};
 pub(crate) use opening::ISSUE_COUNTER;
 pub use opening::NewIssue;
 pub use record::{
     EntityRef, Issue, IssueId, IssueState, Label, ReportKind, ShownIssue, StateReason,
 };
-pub use reports::NewReport;
+pub use reports::{NewReport, ReportOutcome, ReportStatus};
 pub use state::WantedState;
+pub use templates::{IssueTemplate, templates};
 pub use timeline::{Happened, TimelineEvent};
+pub use triage::{IssueEdit, MAX_ASSIGNEES};
 pub use view::{ClosingSuggestion, IssueRights, IssueThread};
 
 use crate::discussion::threads::ThreadKind;

@@ -8,7 +8,7 @@ use crate::discussion::issues::record::{EntityRef, Issue, IssueId, ReportKind, S
 use crate::discussion::issues::timeline::{Happened, TimelineEvent};
 use crate::discussion::issues::{MAX_BODY_CHARS, MAX_TITLE_CHARS, optional_text};
 use crate::discussion::threads::{self, ThreadRef};
-use crate::error::{Limit, Missing, Refusal, Result, Unit, Wording};
+use crate::error::{IssueRefusal, Limit, Missing, Result, Unit, Wording};
 use crate::permissions::sets_of;
 use crate::records::IssueRecord;
 use crate::service::Workflow;
@@ -28,7 +28,7 @@ pub struct NewIssue {
     pub kind: Option<ReportKind>,
     /// The item the issue is about.
     pub entity: Option<Id>,
-    /// Must be empty: labels arrive with a later issue of the project.
+    /// Label names; only people who may label issues may give them.
     pub labels: Vec<String>,
     /// Rights and offensive-content issues are private whatever this says.
     pub private: Option<bool>,
@@ -40,15 +40,34 @@ impl Workflow {
         principal.require_write()?;
         let title = title(&new.title)?;
         let body = optional_text("body", new.body.as_deref(), MAX_BODY_CHARS)?;
-        if !new.labels.is_empty() {
-            return Err(Refusal::Labels(new.labels).into());
-        }
+        let labels = self.labels_named(&new.labels)?;
         let kind = new.kind.unwrap_or(ReportKind::Other);
         let private = kind.always_private() || new.private.unwrap_or(false);
         let (entity, set) = match new.entity {
             Some(id) => self.entity_of(id)?,
             None => (None, None),
         };
+        if !labels.is_empty() {
+            // Labelling at opening is labelling: the same people may.
+            let draft = Issue {
+                entity: entity.clone(),
+                set,
+                ..Issue::opened(
+                    IssueId(0),
+                    ThreadNumber(0),
+                    principal.account,
+                    principal.handle.clone(),
+                    self.now(),
+                )
+            };
+            if !self.may_label_issue(principal, &draft)? {
+                return Err(IssueRefusal::Label {
+                    who: principal.handle.clone(),
+                    issue: ThreadNumber(0),
+                }
+                .into());
+            }
+        }
 
         let _guard = self.registry_lock();
         let mut batch = self.kv().batch();
@@ -65,6 +84,7 @@ impl Workflow {
             private,
             entity,
             set,
+            labels,
             ..Issue::opened(id, number, principal.account, principal.handle.clone(), now)
         };
         self.write_opened(&mut batch, &issue)?;

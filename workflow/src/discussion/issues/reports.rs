@@ -2,16 +2,22 @@
 //! (`POST /v1/reports`). Without an account a captcha (checked by the API) and the hourly budget
 //! of one address stand in for one — the budget takedowns and family requests share, since
 //! each is an issue someone without an account opened.
+//!
+//! Every issue is a report of its kind, so a set's reports (`GET /v1/reports`) are the issues
+//! filed under the set, and closing one as a keeper is closing the issue: `resolved` as
+//! completed (with the suggestion that fixed it), `dismissed` as not planned.
 
 use catalog_schemas::Id;
 
 use crate::discussion::issues::{
-    Issue, IssueId, MAX_BODY_CHARS, ReportKind, ShownIssue, optional_text,
+    Issue, IssueFilter, IssueId, IssuePage, IssueStateFilter, MAX_BODY_CHARS, ReportKind,
+    ShownIssue, StateReason, WantedState, optional_text,
 };
-use crate::error::Result;
+use crate::error::{IssueRefusal, Result};
 use crate::files::Requester;
 use crate::service::Workflow;
 use crate::suggestions::{THREAD_COUNTER, ThreadNumber};
+use catalog_identity::Principal;
 
 /// What `POST /v1/reports` gives.
 #[derive(Debug, Clone)]
@@ -74,5 +80,90 @@ impl Workflow {
         self.kv().write(batch)?;
         tracing::info!(issue = id.0, number = number.0, kind = %report.reason, "report filed");
         self.shown(issue)
+    }
+}
+
+/// `GET /v1/reports`'s `status`: an open report, or a closed one by how it was closed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportStatus {
+    Open,
+    /// Closed as completed: something was fixed.
+    Resolved,
+    /// Closed as not planned.
+    Dismissed,
+}
+
+/// How a keeper closes a report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportOutcome {
+    Resolved,
+    Dismissed,
+}
+
+impl Workflow {
+    /// A set's reports for its keepers (and stewards, who may leave `set` out to read every
+    /// set's), newest first, as the issue list pages them.
+    pub fn list_reports(
+        &self,
+        viewer: &Principal,
+        set: Option<Id>,
+        status: ReportStatus,
+        before: Option<IssueId>,
+        limit: usize,
+    ) -> Result<IssuePage> {
+        match set {
+            None if !viewer.steward => return Err(IssueRefusal::SetRequired.into()),
+            Some(set) if !viewer.steward && !self.keeps_set(viewer, set)? => {
+                return Err(IssueRefusal::KeepReports {
+                    who: viewer.handle.clone(),
+                    set,
+                }
+                .into());
+            }
+            _ => {}
+        }
+        let mut filter = IssueFilter::state(match status {
+            ReportStatus::Open => IssueStateFilter::Open,
+            ReportStatus::Resolved | ReportStatus::Dismissed => IssueStateFilter::Closed,
+        });
+        filter.set = set;
+        filter.reason = match status {
+            ReportStatus::Open => None,
+            ReportStatus::Resolved => Some(StateReason::Completed),
+            ReportStatus::Dismissed => Some(StateReason::NotPlanned),
+        };
+        self.list_issues(Some(viewer), &filter, before, limit)
+    }
+
+    /// Resolves or dismisses an open report: keepers of its set and stewards. `changeset` names
+    /// the suggestion that fixed it (a number, `#12`).
+    pub fn close_report(
+        &self,
+        principal: &Principal,
+        number: ThreadNumber,
+        outcome: ReportOutcome,
+        changeset: Option<ThreadNumber>,
+        note: Option<&str>,
+    ) -> Result<ShownIssue> {
+        if let Some(n) = changeset
+            && self.suggestion_by_number(n)?.is_none()
+        {
+            return Err(IssueRefusal::NotASuggestion(n.0).into());
+        }
+        let wanted = match outcome {
+            ReportOutcome::Resolved => WantedState::Completed,
+            ReportOutcome::Dismissed => WantedState::NotPlanned,
+        };
+        self.change_state(principal, number, wanted, note, changeset, |issue| {
+            if self.may_keep_issue(principal, issue)? {
+                Ok(())
+            } else {
+                Err(IssueRefusal::CloseReport {
+                    who: principal.handle.clone(),
+                    issue: number,
+                }
+                .into())
+            }
+        })
     }
 }

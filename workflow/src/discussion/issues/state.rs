@@ -12,7 +12,7 @@
 
 use serde::Deserialize;
 
-use crate::discussion::issues::record::{IssueState, ShownIssue, StateReason};
+use crate::discussion::issues::record::{Issue, IssueState, ShownIssue, StateReason};
 use crate::discussion::issues::timeline::{Happened, TimelineEvent};
 use crate::discussion::issues::{MAX_NOTE_CHARS, optional_text};
 use crate::error::{NotAllowed, Refusal, Result};
@@ -49,17 +49,35 @@ impl Workflow {
         wanted: WantedState,
         note: Option<&str>,
     ) -> Result<ShownIssue> {
+        self.change_state(principal, number, wanted, note, None, |issue| {
+            if self.may_triage_issue(principal, issue)? {
+                Ok(())
+            } else {
+                Err(NotAllowed::TriageIssue {
+                    who: principal.handle.clone(),
+                    issue: number,
+                }
+                .into())
+            }
+        })
+    }
+
+    /// Moves an issue along the state table once `allowed` agrees; `fixed_by` names the
+    /// suggestion that fixed it (a report resolved by a change).
+    pub(crate) fn change_state(
+        &self,
+        principal: &Principal,
+        number: ThreadNumber,
+        wanted: WantedState,
+        note: Option<&str>,
+        fixed_by: Option<ThreadNumber>,
+        allowed: impl FnOnce(&Issue) -> Result<()>,
+    ) -> Result<ShownIssue> {
         principal.require_write()?;
         let note = optional_text("note", note, MAX_NOTE_CHARS)?;
         let _guard = self.registry_lock();
         let mut issue = self.readable_issue(Some(principal), number)?;
-        if !self.may_triage_issue(principal, &issue)? {
-            return Err(NotAllowed::TriageIssue {
-                who: principal.handle.clone(),
-                issue: number,
-            }
-            .into());
-        }
+        allowed(&issue)?;
         let what = match (issue.state, wanted) {
             (IssueState::Open, WantedState::Completed) => Happened::Closed {
                 reason: StateReason::Completed,
@@ -87,7 +105,7 @@ impl Workflow {
                 issue.state_reason = Some(*reason);
                 issue.closed_at = Some(now);
                 issue.closed_by = Some(principal.handle.clone());
-                issue.closed_by_suggestion = None;
+                issue.closed_by_suggestion = fixed_by;
             }
             _ => {
                 issue.state = IssueState::Open;

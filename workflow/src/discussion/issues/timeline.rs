@@ -54,6 +54,29 @@ pub enum Happened {
         /// The commit that merged it.
         commit: Seq,
     },
+    /// Its title or body changed; `from` is the title before, when the title changed.
+    Edited {
+        /// `title`, `body` or both.
+        fields: Vec<String>,
+        #[cfg_attr(feature = "utoipa", schema(required))]
+        from: Option<String>,
+    },
+    /// Labels put on or taken off (names).
+    Labeled {
+        added: Vec<String>,
+        removed: Vec<String>,
+    },
+    /// People assigned or unassigned.
+    Assigned {
+        #[cfg_attr(feature = "utoipa", schema(value_type = Vec<String>))]
+        added: Vec<Handle>,
+        #[cfg_attr(feature = "utoipa", schema(value_type = Vec<String>))]
+        removed: Vec<Handle>,
+    },
+    /// Made private or public.
+    Visibility {
+        private: bool,
+    },
     /// A suggestion mentions the issue (derived when shown, never stored).
     Referenced {
         suggestion: ThreadNumber,
@@ -67,7 +90,7 @@ pub enum Happened {
     },
 }
 
-fn event_key(issue: IssueId, index: u32) -> [u8; 12] {
+pub(crate) fn event_key(issue: IssueId, index: u32) -> [u8; 12] {
     let mut key = [0u8; 12];
     key[..8].copy_from_slice(&issue.key());
     key[8..].copy_from_slice(&index.to_be_bytes());

@@ -7,12 +7,14 @@
 
 use serde::Serialize;
 
+use crate::discussion::conversation::Comment;
 use crate::discussion::issues::mentions;
 use crate::discussion::issues::record::{IssueState, ShownIssue};
 use crate::discussion::issues::timeline::{Happened, TimelineEvent};
 use crate::error::Result;
 use crate::lists::{self, MAX_REFERENCING_SUGGESTIONS, REFERENCES, Step};
 use crate::service::Workflow;
+use crate::subject::Subject;
 use crate::suggestions::{Status, Suggestion, SuggestionId, ThreadNumber};
 use catalog_identity::Principal;
 
@@ -29,12 +31,26 @@ pub struct ClosingSuggestion {
 /// What the reader may do with the issue now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
 pub struct IssueRights {
     /// Set its state to `completed` or `not_planned`.
     pub close: bool,
     /// Set its state to `open`.
     pub reopen: bool,
+    /// Change its title and body.
+    pub edit: bool,
+    /// Put labels on it and take them off.
+    pub label: bool,
+    /// Assign others (anyone who may read it assigns themselves).
+    pub assign: bool,
+    /// Make it private or public.
+    pub visibility: bool,
+    /// Write a comment.
+    pub comment: bool,
 }
+
+/// The most comments an issue's page shows (the newest).
+pub const MAX_ISSUE_COMMENTS_SHOWN: usize = 500;
 
 /// The answer of one issue's page.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -45,6 +61,9 @@ pub struct IssueThread {
     /// Oldest first.
     pub timeline: Vec<TimelineEvent>,
     pub closing_suggestions: Vec<ClosingSuggestion>,
+    /// Its comments, oldest first: the newest 500 when it has more (the issue's `comments`
+    /// says how many).
+    pub comments: Vec<Comment>,
     pub rights: IssueRights,
 }
 
@@ -123,18 +142,30 @@ impl Workflow {
         }
         // Stable: events of one moment keep their stored order, references after them.
         timeline.sort_by_key(|e| e.at);
-        let may = match viewer {
-            Some(p) => p.can_write() && self.may_triage_issue(p, &issue)?,
-            None => false,
+        let writer = viewer.filter(|p| p.can_write());
+        let (triage, label, keep) = match writer {
+            Some(p) => (
+                self.may_triage_issue(p, &issue)?,
+                self.may_label_issue(p, &issue)?,
+                self.may_keep_issue(p, &issue)?,
+            ),
+            None => (false, false, false),
         };
         let rights = IssueRights {
-            close: may && issue.state == IssueState::Open,
-            reopen: may && issue.state == IssueState::Closed,
+            close: triage && issue.state == IssueState::Open,
+            reopen: triage && issue.state == IssueState::Closed,
+            edit: triage,
+            label,
+            assign: label || writer.is_some_and(|p| issue.author == Some(p.account)),
+            visibility: keep && !issue.kind.always_private(),
+            comment: writer.is_some(),
         };
+        let comments = self.newest_comments(&Subject::Report(number), MAX_ISSUE_COMMENTS_SHOWN)?;
         Ok(IssueThread {
             issue: self.shown(issue)?,
             timeline,
             closing_suggestions: closing,
+            comments,
             rights,
         })
     }
