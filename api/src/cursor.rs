@@ -53,8 +53,9 @@ pub enum ListKind {
     /// The Missing board (`/v1/missing`).
     Missing = 13,
     Projects = 14,
+    Follows = 15,
     /// A person's activity (`/v1/people/{username}`).
-    People = 15,
+    People = 16,
 }
 
 impl ListKind {
@@ -74,6 +75,7 @@ impl ListKind {
             ListKind::Oai,
             ListKind::Missing,
             ListKind::Projects,
+            ListKind::Follows,
             ListKind::People,
         ]
         .into_iter()
@@ -97,6 +99,7 @@ impl ListKind {
             ListKind::Oai => "a resumption token",
             ListKind::Missing => "a missing cursor",
             ListKind::Projects => "a projects cursor",
+            ListKind::Follows => "a follows cursor",
             ListKind::People => "a person's page cursor",
         }
     }

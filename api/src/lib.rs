@@ -23,9 +23,9 @@
 //!   derived from the answer types themselves (the lower crates' `utoipa` features).
 //! - `mirror` — what a mirror knows of its primary ([`MirrorStatus`]); `http::read_only` refuses
 //!   its writes.
-//! - `routes` — one module per area, each with `router()`: `about`, `entities`, `history`,
+//! - `routes` — one module per area, each with `router()`: `about`, `health` (`/v1/health` and `/v1/community`), `entities`, `history`,
 //!   `lookup`, `dates`, `browse`, `commits`, `compare` (printings word by word, through catalog-compare), `suggestions`, `conversation`, `comments` (talk pages and
-//!   single comments), `inbox`, `issues`, `organize`, `threads`, `account`, `editions` (mirrors,
+//!   single comments), `inbox`, `follows`, `places` (personal: every answer `no-store`), `issues`, `organize`, `threads`, `account`, `editions` (mirrors,
 //!   editions and their dumps), `webhooks` (kept through catalog-hooks; the binary runs their
 //!   deliverer), `projects` (the Missing board and projects on its gaps); outside `/v1`, `git` (the git mirror), `oai` (OAI-PMH), `embed` (pages other
 //!   sites may frame; `http::framing` keeps every other answer out of their frames) and `mcp`

@@ -198,6 +198,27 @@ impl Identity {
             .ok_or_else(|| Error::NoAccount(handle.clone()))
     }
 
+    /// How many accounts were ever made: the counter that numbers them (accounts are never
+    /// deleted, so it is also how many there are).
+    pub fn accounts_made(&self) -> Result<u64> {
+        Ok(self.kv().counter(COUNTER)?)
+    }
+
+    /// The newest `limit` accounts, newest first: one seek to the end of `wf_accounts`, whose
+    /// keys are the accounts' numbers in order of making.
+    pub fn newest_accounts(&self, limit: usize) -> Result<Vec<Account>> {
+        let mut out = Vec::new();
+        for entry in self
+            .kv()
+            .iterator(ACCOUNTS, rocksdb::IteratorMode::End)?
+            .take(limit)
+        {
+            let (_, value) = entry.map_err(catalog_records::Error::from)?;
+            out.push(AccountRecord::decode(&value)?.account());
+        }
+        Ok(out)
+    }
+
     pub(crate) fn account_record(&self, id: AccountId) -> Result<Option<AccountRecord>> {
         Ok(self.kv().get(&id.key())?)
     }

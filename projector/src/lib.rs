@@ -23,7 +23,10 @@
 //!   duplicates check, `scan_text` for text layers' pages by number, `text_sources` for texts by
 //!   the sha256 of the words their source gave, `withheld` for items whose rights hold their words
 //!   back), `missing` for the Missing board (what farbrengens, sefarim and files lack, with
-//!   counters per board and year), each with its read side.
+//!   counters per board and year),
+//!   `coverage` for the counters of the catalog's health (farbrengens and publications per
+//!   year and set, unchecked pages, unsynced recordings), `dangling` for ids pointed at but not
+//!   live (dead links), each with its read side.
 //! - `scan_layers` — which of a scan's text layers each page is served from.
 //! - `rights` — the rights rule (`catalog_schemas::rights`) applied to any version read from the
 //!   log, as of now.
@@ -48,6 +51,7 @@ mod testutil;
 pub use error::{Error, Result};
 pub use fold::Folder;
 pub use keys::Step;
+pub use projections::coverage::{CoverageCounts, CoverageGap, CoverageTotals};
 pub use projections::events::{EventQuery, Missing};
 pub use projections::files::{FIRST_USERS, FileInfo};
 pub use projections::links::{Backlink, LinkedCount};
@@ -81,6 +85,8 @@ pub const PROJECTIONS: &[&str] = &[
     "text_sources",
     "files",
     "missing",
+    "coverage",
+    "dangling",
 ];
 
 /// Every column family the projector owns (`rm_meta` first); pass them to `Store::open`.

@@ -57,4 +57,9 @@ pub const ALL: &[&str] = &[
     crate::projects::PROJECTS,
     crate::projects::PROJECT_STATUS,
     crate::projects::PROJECT_CLAIMS,
+    crate::follows::FOLLOWS,
+    crate::follows::FOLLOWERS,
+    crate::follows::SET_CHANGES,
+    crate::places::PLACES,
+    crate::places::PLACES_NEWEST,
 ];

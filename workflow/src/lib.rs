@@ -43,6 +43,8 @@
 //!   proofreading, uploaded OCR layers and seeding the community text.
 //! - `main_item`: reading an item of main that a request names.
 //! - `projects`: projects on a gap of the Missing board; handing items out and holding them.
+//! - `community`: what `/v1/community` and `/v1/health` read of the workflow (open suggestions
+//!   at either end of their index, public open issues, open counts), each a seek or a counter.
 //! - `listing`: the suggestion list (filters, newest-first pages, open and closed counts).
 //! - `merging`: approval into one commit, send back, crash reconciliation.
 //! - `against_main`: a suggestion's items merged with main as it stands (what approval writes).
@@ -58,6 +60,9 @@
 //!   preview, and the catalog tree.
 //! - `demo`: the sample catalog, loaded through the normal suggestion path.
 //! - `limits`: caps on input that multiplies work (how deep item data may nest).
+//! - `follows/`: follows (what a person follows, what changed lately) and telling followers
+//!   (`followed` inbox lines) of merges, comments, reviews and changes of state.
+//! - `places`: where a person stopped reading or listening (the latest 60 of each kind).
 //! - `quotas`: per-account quotas (open drafts, issues and comments a day), kept as counters.
 //! - `kv`: workflow's column families, read and written only as stored records.
 //! - `records`: the records split from the answers built from them; golden fixtures of every
@@ -71,12 +76,14 @@ mod after_merge;
 mod against_main;
 mod bulk;
 mod checks;
+mod community;
 mod contents_map;
 pub mod demo;
 mod discussion;
 mod duplicates;
 mod error;
 mod files;
+mod follows;
 mod kv;
 mod limits;
 mod listing;
@@ -90,6 +97,7 @@ mod organize;
 mod paths;
 mod people;
 mod permissions;
+mod places;
 mod projects;
 mod quotas;
 mod records;
@@ -114,6 +122,7 @@ pub use catalog_records::{Clock, ManualClock, SystemClock, Timestamp};
 
 pub use bulk::Generate;
 pub use checks::{Check, CheckName, CheckStatus, MAX_PROBLEMS, Problem};
+pub use community::OpenCounts;
 pub use contents_map::{ContentsMapRequest, NewUnit, PageRange, PageScheme};
 pub use discussion::conversation::{
     Anchor, ChangeAction, Comment, CommentId, Conversation, Event, EventKind, FieldChange,
@@ -146,6 +155,10 @@ pub use files::{
     TakedownRequest, UploadCheck, UploadPlan, UploadProposal, UploadRequest, Uploaded,
     UploadedFile, parse_sha256,
 };
+pub use follows::{
+    CHANGES_SHOWN, FollowChange, FollowPage, FollowRequest, FollowView, Followed, Following,
+    MAX_FOLLOWERS_TOLD, MAX_FOLLOWS, MAX_SETS_PER_MERGE,
+};
 pub use limits::{MAX_BOT_SUGGESTION_ITEMS, MAX_DATA_DEPTH, MAX_SUGGESTION_ITEMS};
 pub use listing::{ListFilter, Listed, StateCounts, StateFilter, SuggestionPage};
 pub use lists::{EXAMINE_LIMIT, MAX_REFERENCING_SUGGESTIONS};
@@ -157,6 +170,10 @@ pub use organize::{
 pub use people::{
     ActivityItem, MAX_IDS, MAX_PAGE_EXAMINED, MAX_THREAD_PEOPLE, PagePosition, PeopleQuery, Person,
     PersonCounts, PersonPage,
+};
+pub use places::{
+    MAX_PLACE_BYTES, MAX_PLACE_DEPTH, MAX_PLACE_HREF, MAX_PLACE_KEY, MAX_PLACE_SUB,
+    MAX_PLACE_TITLE, MAX_PLACES, NewPlace, Place, PlaceKind, PlaceQuery,
 };
 pub use projects::{
     Claimed, GapKind, HOLD_MILLIS, LEFT_SHOWN, MAX_GOAL_CHARS, MAX_NAME_CHARS, MAX_NEXT_WALK,

@@ -40,7 +40,7 @@ pub const MAX_DATA_DEPTH: usize = 32;
 
 /// How many levels of arrays and objects `value` nests (`1` for `{}` or `[]`, `0` for a
 /// scalar). Iterative, so no input can exhaust the stack; it stops counting once past `stop`.
-fn depth(value: &Value, stop: usize) -> usize {
+pub(crate) fn depth(value: &Value, stop: usize) -> usize {
     let mut deepest = 0;
     let mut stack = vec![(value, 1usize)];
     while let Some((value, level)) = stack.pop() {

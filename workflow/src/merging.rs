@@ -164,6 +164,10 @@ impl Workflow {
             review,
         )?;
         self.close_fixed_issues(&suggestion, appended)?;
+        // Telling followers is news about a merge that has happened: it never fails the merge.
+        if let Err(e) = self.after_merge_follows(principal, appended) {
+            tracing::warn!(suggestion = id.0, seq = appended.seq.0, error = %e, "followers not told of a merge");
+        }
         tracing::info!(
             suggestion = id.0,
             seq = appended.seq.0,

@@ -19,7 +19,9 @@ mod editions;
 mod embed;
 pub(crate) mod entities;
 pub(crate) mod files;
+mod follows;
 pub(crate) mod git;
+mod health;
 mod history;
 mod inbox;
 mod issues;
@@ -29,6 +31,7 @@ pub(crate) mod oai;
 mod organize;
 mod pages;
 mod people;
+mod places;
 mod projects;
 mod recordings;
 mod restore;
@@ -43,6 +46,7 @@ mod webhooks;
 pub(crate) fn all() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(about::router())
+        .merge(health::router())
         .merge(entities::router())
         .merge(history::router())
         .merge(restore::router())
@@ -65,6 +69,8 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(conversation::router())
         .merge(comments::router())
         .merge(inbox::router())
+        .merge(follows::router())
+        .merge(places::router())
         .merge(organize::router())
         .merge(account::router())
         .merge(editions::router())

@@ -6,6 +6,8 @@ use crate::fold::FoldCtx;
 
 pub(crate) mod children;
 pub(crate) mod counts;
+pub(crate) mod coverage;
+pub(crate) mod dangling;
 pub(crate) mod events;
 pub(crate) mod files;
 pub(crate) mod items;
@@ -55,6 +57,8 @@ static ALL: &[&dyn Projection] = &[
     &text_sources::TextSources,
     &files::Files,
     &missing::Missing,
+    &coverage::Coverage,
+    &dangling::Dangling,
 ];
 
 pub(crate) fn all() -> &'static [&'static dyn Projection] {

@@ -74,6 +74,7 @@ pub enum Unit {
     Operations,
     People,
     Lines,
+    Bytes,
 }
 
 impl fmt::Display for Unit {
@@ -83,6 +84,7 @@ impl fmt::Display for Unit {
             Unit::Operations => "operations",
             Unit::People => "people",
             Unit::Lines => "lines",
+            Unit::Bytes => "bytes",
         })
     }
 }
@@ -145,6 +147,10 @@ pub enum Vocabulary {
     InboxFilters,
     /// A subject's `kind`.
     SubjectKinds,
+    /// A follow's `kind`.
+    FollowKinds,
+    /// A place's `kind`.
+    PlaceKinds,
 }
 
 impl Vocabulary {
@@ -155,6 +161,7 @@ impl Vocabulary {
             Vocabulary::SegmentKinds => "kind",
             Vocabulary::InboxFilters => "filter",
             Vocabulary::SubjectKinds => "subject kind",
+            Vocabulary::FollowKinds | Vocabulary::PlaceKinds => "kind",
         }
     }
 
@@ -168,6 +175,8 @@ impl Vocabulary {
                 .chain(Reason::ALL.iter().map(|r| r.as_str()))
                 .collect(),
             Vocabulary::SubjectKinds => crate::subject::KINDS.to_vec(),
+            Vocabulary::FollowKinds => crate::follows::KINDS.to_vec(),
+            Vocabulary::PlaceKinds => crate::places::PlaceKind::NAMES.to_vec(),
         }
     }
 }
@@ -179,7 +188,10 @@ impl fmt::Display for Vocabulary {
         match self {
             Vocabulary::ReportKinds => write!(f, "is not a report kind: use one of {names}"),
             Vocabulary::SegmentKinds => write!(f, "is not a segment kind: use {names}"),
-            Vocabulary::InboxFilters | Vocabulary::SubjectKinds => {
+            Vocabulary::InboxFilters
+            | Vocabulary::SubjectKinds
+            | Vocabulary::FollowKinds
+            | Vocabulary::PlaceKinds => {
                 write!(f, "is not one of {names}")
             }
         }

@@ -50,6 +50,8 @@ pub enum Missing {
     /// Lines of other people's inboxes are not found either.
     #[error("no line {0} in your inbox")]
     InboxLine(u64),
+    #[error("no place {} among yours", catalog_schemas::quote(.0))]
+    Place(String),
     #[error("@{handle} is not asked to review suggestion {suggestion}")]
     ReviewRequest {
         handle: Handle,

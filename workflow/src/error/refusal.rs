@@ -148,6 +148,12 @@ pub enum Refusal {
          submit or withdraw a draft first"
     )]
     DraftItemsFull { who: Handle, held: u64, limit: u64 },
+    #[error("you follow {max} things, the most one account may: unfollow one first")]
+    TooManyFollows { max: u64 },
+    #[error("place must be a JSON object")]
+    PlaceNotObject,
+    #[error("key names a place of one kind: give kind too")]
+    PlaceKeyWithoutKind,
 }
 
 impl Refusal {
@@ -167,6 +173,7 @@ impl Refusal {
             | Refusal::NotAwaitingLook { .. }
             | Refusal::TooManyDrafts { .. }
             | Refusal::DraftItemsFull { .. }
+            | Refusal::TooManyFollows { .. }
             | Refusal::Busy { .. } => UserClass::State,
             // Listed rather than left to a wildcard, so a new refusal must choose.
             Refusal::DataNotObject
@@ -197,7 +204,9 @@ impl Refusal {
             | Refusal::PageBeforeOne { .. }
             | Refusal::PagesBackwards { .. }
             | Refusal::TreeRoot { .. }
-            | Refusal::DemoOrderKey(_) => UserClass::BadRequest,
+            | Refusal::DemoOrderKey(_)
+            | Refusal::PlaceNotObject
+            | Refusal::PlaceKeyWithoutKind => UserClass::BadRequest,
         }
     }
 }

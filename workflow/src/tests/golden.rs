@@ -30,6 +30,9 @@
 //! | `wf_holds`           | a takedown's and a family request's hold on a file |
 //! | `wf_projects`        | project (open, and closed with every field): pinned in `projects/tests.rs` |
 //! | `wf_project_claims`  | a hold on a project's item: pinned in `projects/tests.rs` |
+//! | `wf_follows`         | a follow (kind, id, since)                  |
+//! | `wf_set_changes`     | a commit in a set's latest changes          |
+//! | `wf_places`          | a place where someone stopped listening     |
 //!
 //! `values-v1-names.json` holds every spelling of the value enums inside those records (status,
 //! kind, verdict, reason, …), written through `records::values`, since each record fixture holds
@@ -38,7 +41,7 @@
 //! The other families hold raw bytes, not records, and are pinned by their key layouts in the
 //! code that writes them: `wf_counters` (a `u64`, big-endian), `wf_inbox_ids` (account id ‖
 //! order), `wf_inbox_unread` (order), and the empty-valued indexes (`wf_reverts`,
-//! `wf_subject_comments`, the list indexes); `wf_meta`'s other keys are one-byte or sequence
+//! `wf_subject_comments`, the list indexes, `wf_followers`, `wf_places_newest`); `wf_meta`'s other keys are one-byte or sequence
 //! markers.
 
 use std::path::PathBuf;
@@ -607,6 +610,49 @@ fn inbox_v1() {
         ..from_person.clone()
     };
     golden("wf_inbox-v1-service.record", &from_service);
+}
+
+#[test]
+fn follows_v1() {
+    use crate::follows::{FollowRecord, SetChangeRecord};
+    golden(
+        "wf_follows-v1-report.record",
+        &FollowRecord {
+            kind: "report".into(),
+            id: "12".into(),
+            since: at(0),
+        },
+    );
+    golden(
+        "wf_set_changes-v1-merge.record",
+        &SetChangeRecord {
+            commit: 41,
+            at: "2026-11-22T14:07:38.123Z".into(),
+            message: "add a topic".into(),
+            author: "moshe".into(),
+            items: 2,
+        },
+    );
+}
+
+#[test]
+fn places_v1() {
+    use crate::places::{Place, PlaceKind, PlaceRecord};
+    golden(
+        "wf_places-v1-listen.record",
+        &PlaceRecord {
+            place: Place {
+                kind: PlaceKind::Listen,
+                key: "cat-0000-0001".into(),
+                title: "Farbrengen, Shabbos Bereishis".into(),
+                href: "/listen/cat-0000-0001".into(),
+                sub: Some("1:02:03".into()),
+                place: json!({ "ms": 3_723_000 }),
+                updated: at(0),
+            },
+            order: 9,
+        },
+    );
 }
 
 /// Every spelling of a value enum inside records, variant by variant (the record fixtures above

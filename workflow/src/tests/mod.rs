@@ -4,9 +4,11 @@
 //! temporary directory, with accounts and tokens) and [`World`] (a steward, a keeper of one set
 //! and a plain editor), and the few helpers that build and merge items.
 
+mod community;
 mod conversation;
 mod demo;
 mod duplicates;
+mod follows;
 mod golden;
 mod inbox;
 mod issues;

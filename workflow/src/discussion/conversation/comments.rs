@@ -474,8 +474,8 @@ impl Workflow {
     }
 
     /// Everyone taking part in a subject, each with the reason a new comment or review tells
-    /// them: the suggestion's author (`author`), and those who commented, reviewed or are asked
-    /// (`others`).
+    /// them: the suggestion's author (`author`), those who commented, reviewed or are asked
+    /// (`others`), and those who follow the suggestion or issue and may read it (`followed`).
     pub(crate) fn participants(
         &self,
         subject: &Subject,
@@ -495,6 +495,8 @@ impl Workflow {
         for comment in self.subject_comments(subject)? {
             audience.add(&comment.author, others);
         }
+        // Followers last, with the least specific reason: taking part says more.
+        self.add_followers(&mut audience, subject)?;
         Ok(audience)
     }
 }

@@ -75,7 +75,7 @@ impl Workflow {
     ) -> Result<ShownIssue> {
         principal.require_write()?;
         let note = optional_text("note", note, MAX_NOTE_CHARS)?;
-        let _guard = self.registry_lock();
+        let guard = self.registry_lock();
         let mut issue = self.readable_issue(Some(principal), number)?;
         allowed(&issue)?;
         let what = match (issue.state, wanted) {
@@ -130,6 +130,13 @@ impl Workflow {
         self.add_event(&mut batch, issue.id, existing, &event)?;
         self.kv().write(batch)?;
         tracing::info!(issue = issue.id.0, state = %issue.state, "issue state changed");
+        // Telling takes the registry lock itself.
+        drop(guard);
+        let subject = crate::subject::Subject::Report(number);
+        let mut audience = crate::discussion::inbox::Audience::default();
+        self.add_followers(&mut audience, &subject)?;
+        let detail = serde_json::json!({ "event": "state", "state": issue.state.to_string() });
+        self.notify(principal, &subject, &audience, detail)?;
         self.shown(issue)
     }
 }
