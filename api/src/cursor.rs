@@ -54,6 +54,8 @@ pub enum ListKind {
     Missing = 13,
     Projects = 14,
     Follows = 15,
+    /// A person's activity (`/v1/people/{username}`).
+    People = 16,
 }
 
 impl ListKind {
@@ -74,6 +76,7 @@ impl ListKind {
             ListKind::Missing,
             ListKind::Projects,
             ListKind::Follows,
+            ListKind::People,
         ]
         .into_iter()
         .find(|k| *k as u8 == b)
@@ -97,6 +100,7 @@ impl ListKind {
             ListKind::Missing => "a missing cursor",
             ListKind::Projects => "a projects cursor",
             ListKind::Follows => "a follows cursor",
+            ListKind::People => "a person's page cursor",
         }
     }
 }

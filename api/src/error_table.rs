@@ -197,7 +197,10 @@ pub(crate) fn identity(e: &catalog_identity::Error, message: String) -> Mapped {
         E::NoAccount(_) | E::NoToken(_) => {
             Mapped::user(StatusCode::NOT_FOUND, "not-found", message)
         }
-        E::TooManyTokens(_) => Mapped::user(StatusCode::CONFLICT, "state", message),
+        E::TooManyTokens(_) | E::TooManyRenames(_) => {
+            Mapped::user(StatusCode::CONFLICT, "state", message)
+        }
+        E::HandleClaimed(_) => Mapped::user(StatusCode::CONFLICT, "conflict", message),
         E::Store(inner) => records(inner),
         E::Hashing(_) | E::Random(_) => Mapped::internal(),
     }

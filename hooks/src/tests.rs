@@ -59,6 +59,7 @@ fn person(n: u64) -> Principal {
         trusted: false,
         scopes: Scopes::READ,
         via: Via::Session,
+        former_handles: Vec::new(),
     }
 }
 

@@ -53,6 +53,22 @@ pub struct Account {
     pub trusted: bool,
     #[serde(rename = "createdAt")]
     pub created_at: Timestamp,
+    /// Handles the account held before (oldest first); each stays its alias for good (see
+    /// `people`).
+    #[serde(
+        rename = "formerHandles",
+        default,
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub former_handles: Vec<Handle>,
+}
+
+impl Account {
+    /// True when `handle` is this account's handle now or was before: handles are never given
+    /// to anyone else, so a handle a record stored then still names this person.
+    pub fn answers_to(&self, handle: &Handle) -> bool {
+        self.handle == *handle || self.former_handles.contains(handle)
+    }
 }
 
 /// The stored form in `wf_accounts`: the account plus its password hash, which never leaves this
@@ -67,6 +83,13 @@ pub(crate) struct AccountRecord {
     #[serde(rename = "createdAt")]
     created_at: Timestamp,
     pub password: Option<String>,
+    /// Left out while empty, so accounts never renamed keep their version-1 bytes.
+    #[serde(
+        rename = "formerHandles",
+        default,
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub(crate) former: Vec<Handle>,
 }
 
 impl StoredRecord for AccountRecord {
@@ -83,6 +106,7 @@ impl AccountRecord {
             trusted: account.trusted,
             created_at: account.created_at,
             password,
+            former: account.former_handles.clone(),
         }
     }
 
@@ -94,7 +118,24 @@ impl AccountRecord {
             steward: self.steward,
             trusted: self.trusted,
             created_at: self.created_at,
+            former_handles: self.former.clone(),
         }
+    }
+
+    pub(crate) fn id(&self) -> AccountId {
+        self.id
+    }
+
+    pub(crate) fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Gives the account `new` as its handle, keeping the one it had among its former ones
+    /// (and taking `new` out of them when it is one of its own former handles).
+    pub(crate) fn rename(&mut self, new: Handle) {
+        let old = std::mem::replace(&mut self.handle, new);
+        self.former.retain(|h| *h != self.handle);
+        self.former.push(old);
     }
 }
 
@@ -115,6 +156,7 @@ impl Identity {
             None => None,
         };
         let _guard = self.registry_lock();
+        // `wf_handles` keeps former handles too, so a handle someone held before is refused.
         if self
             .kv()
             .get_raw(HANDLES, new.handle.as_str().as_bytes())?
@@ -131,9 +173,11 @@ impl Identity {
             steward: new.steward,
             trusted: new.trusted,
             created_at: self.now(),
+            former_handles: Vec::new(),
         };
         batch.put(&id.key(), &AccountRecord::new(&account, password))?;
         batch.put_raw(HANDLES, new.handle.as_str().as_bytes(), &id.key())?;
+        crate::people::index_name(&mut batch, id, &account.name)?;
         self.kv().write(batch)?;
         tracing::info!(account = id.0, handle = %account.handle, "account added");
         Ok(account)
@@ -143,6 +187,7 @@ impl Identity {
         Ok(self.account_record(id)?.map(|r| r.account()))
     }
 
+    /// The account holding `handle` now or before (a former handle stays its alias).
     pub fn account_by_handle(&self, handle: &Handle) -> Result<Option<Account>> {
         Ok(self.account_record_by_handle(handle)?.map(|r| r.account()))
     }

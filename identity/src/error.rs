@@ -5,6 +5,7 @@
 use catalog_records::Timestamp;
 
 use crate::handle::Handle;
+use crate::people::MAX_FORMER_HANDLES;
 use crate::tokens::{MAX_DAYS, MAX_NAME_CHARS, TOKENS_PER_ACCOUNT, TokenId};
 
 #[derive(Debug, thiserror::Error)]
@@ -30,6 +31,12 @@ pub enum Error {
          {TOKENS_PER_ACCOUNT}: revoke one first"
     )]
     TooManyTokens(usize),
+    /// `409 conflict`: someone holds the handle, or held it before (handles are never reused).
+    #[error("handle {0} is taken: someone holds it now or held it before")]
+    HandleClaimed(Handle),
+    /// `409 state`: the account has changed its handle as often as it may.
+    #[error("@{0} has changed handles {MAX_FORMER_HANDLES} times, the most an account may")]
+    TooManyRenames(Handle),
 
     #[error(transparent)]
     Store(#[from] catalog_records::Error),
@@ -53,6 +60,10 @@ pub enum BadInput {
     ShortPassword,
     #[error("handle {0} is already taken")]
     HandleTaken(Handle),
+    #[error("@{old} is a former handle of @{now}: rename @{now}")]
+    FormerHandle { old: Handle, now: Handle },
+    #[error("@{0} already has that handle")]
+    SameHandle(Handle),
     #[error("scopes: name at least one of read, write")]
     NoScopes,
     #[error("scope {0}: use read or write")]

@@ -2,8 +2,11 @@
 
 /// Account id → the account with its password hash.
 pub const ACCOUNTS: &str = "wf_accounts";
-/// Handle → account id (8 bytes, big-endian).
+/// Handle → account id (8 bytes, big-endian), former handles included: they stay aliases.
 pub const HANDLES: &str = "wf_handles";
+/// A run of 1-3 characters of a folded name ‖ 0xFF ‖ account id → nothing: finding people by
+/// part of their name (see `people`).
+pub const ACCOUNT_NAMES: &str = "wf_account_names";
 /// Token id → the token with the sha256 of its value.
 pub const TOKENS: &str = "wf_tokens";
 /// sha256 of a token's value → token id: how a bearer token is found.
@@ -24,6 +27,7 @@ pub const SESSION_EXPIRY: &str = "wf_session_expiry";
 pub const ALL: &[&str] = &[
     ACCOUNTS,
     HANDLES,
+    ACCOUNT_NAMES,
     TOKENS,
     TOKEN_HASH,
     TOKEN_USED,

@@ -16,6 +16,8 @@
 //! - `service`: [`Identity`], the handle holding the store, the clock and the lock.
 //! - `handle`: the [`Handle`] newtype.
 //! - `accounts`: accounts and their roles ([`Account`], [`NewAccount`], [`AccountId`]).
+//! - `people`: handle changes (former handles stay aliases) and finding people by handle prefix
+//!   or part of their name.
 //! - `principal`: who is asking ([`Principal`], [`Via`], [`Scopes`]).
 //! - `tokens`: API tokens: create, authenticate, list, revoke.
 //! - `sessions`: site sign-in and sessions.
@@ -27,6 +29,7 @@ mod accounts;
 mod error;
 mod families;
 mod handle;
+mod people;
 mod principal;
 pub mod secrets;
 mod service;
@@ -36,6 +39,7 @@ mod tokens;
 pub use accounts::{Account, AccountId, NewAccount};
 pub use error::{BadInput, Error, NotAllowed, Refused, Result};
 pub use handle::Handle;
+pub use people::{MAX_FORMER_HANDLES, MAX_HANDLE_ENTRIES, MAX_NAME_CANDIDATES};
 pub use principal::{Principal, Scope, Scopes, Via};
 pub use service::Identity;
 pub use sessions::{SESSION_SWEEP_BATCH, SESSIONS_PER_ACCOUNT};

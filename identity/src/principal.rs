@@ -133,6 +133,9 @@ pub struct Principal {
     pub trusted: bool,
     pub scopes: Scopes,
     pub via: Via,
+    /// The handles the account held before; records written then still name them.
+    #[serde(rename = "formerHandles", skip_serializing_if = "Vec::is_empty")]
+    pub former_handles: Vec<Handle>,
 }
 
 impl Principal {
@@ -146,7 +149,14 @@ impl Principal {
             trusted: account.trusted,
             scopes,
             via,
+            former_handles: account.former_handles,
         }
+    }
+
+    /// True when `handle` names this person: their handle now or one they held before (a
+    /// record written before a rename keeps the handle of its day).
+    pub fn answers_to(&self, handle: &Handle) -> bool {
+        self.handle == *handle || self.former_handles.contains(handle)
     }
 
     pub fn can_write(&self) -> bool {

@@ -2,6 +2,7 @@
 //! fixtures of every record identity stores.
 
 mod golden;
+mod people;
 
 use std::sync::Arc;
 

@@ -197,6 +197,17 @@ pub struct GitArgs {
 pub enum AccountCommand {
     /// Make an account.
     Add(AccountAddArgs),
+    /// Change an account's handle; the old one keeps finding the person (`movedFrom`) and is
+    /// never given to anyone else.
+    Rename(AccountRenameArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct AccountRenameArgs {
+    /// The handle the person has now.
+    pub old: String,
+    /// The new handle (never held by anyone else).
+    pub new: String,
 }
 
 #[derive(Args, Debug)]

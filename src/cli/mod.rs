@@ -21,6 +21,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Account {
             command: AccountCommand::Add(a),
         } => people::add_account(&data, a).map(|()| ExitCode::SUCCESS),
+        Command::Account {
+            command: AccountCommand::Rename(a),
+        } => people::rename_account(&data, a).map(|()| ExitCode::SUCCESS),
         Command::Token {
             command: TokenCommand::Add(a),
         } => people::add_token(&data, a).map(|()| ExitCode::SUCCESS),

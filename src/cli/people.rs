@@ -1,4 +1,4 @@
-//! `catalog account add` and `catalog token add`.
+//! `catalog account add`, `catalog account rename` and `catalog token add`.
 
 use std::io::BufRead as _;
 use std::path::Path;
@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::Context as _;
 use catalog_workflow::{Handle, NewAccount, Scopes};
 
-use super::args::{AccountAddArgs, TokenAddArgs};
+use super::args::{AccountAddArgs, AccountRenameArgs, TokenAddArgs};
 use super::store;
 
 pub fn add_account(data: &Path, a: AccountAddArgs) -> anyhow::Result<()> {
@@ -33,6 +33,19 @@ pub fn add_account(data: &Path, a: AccountAddArgs) -> anyhow::Result<()> {
     })?;
     println!(
         "account @{} made (id {})",
+        account.handle.as_str(),
+        account.id
+    );
+    Ok(())
+}
+
+pub fn rename_account(data: &Path, a: AccountRenameArgs) -> anyhow::Result<()> {
+    let old = Handle::parse(&a.old)?;
+    let new = Handle::parse(&a.new)?;
+    let services = store::services(data)?;
+    let account = services.workflow.identity().rename(&old, &new)?;
+    println!(
+        "@{old} is now @{} (id {}); @{old} keeps finding them",
         account.handle.as_str(),
         account.id
     );

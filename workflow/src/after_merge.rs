@@ -37,6 +37,11 @@ impl<'a> AfterMerge<'a> {
         self.items
     }
 
+    /// The workflow it reads through (who a handle names, for the keeper checks).
+    pub fn workflow(&self) -> &Workflow {
+        self.wf
+    }
+
     pub fn read_models(&self) -> &ReadModels {
         &self.wf.inner.read_models
     }

@@ -27,6 +27,8 @@
 //!   - `inbox`: lines telling people what happened where they take part; reading and marking them.
 //! - `subject`: what a comment or an inbox line is about ([`Subject`]).
 //! - `checks`: the automatic checks (schema, references, dates, duplicates, paths).
+//! - `people`: finding people to mention, a person's page (counts from counters, their
+//!   suggestions and issues under every handle they held), and the counters it reads.
 //! - `permissions`: who may approve (stewards, keepers of the touched sets) and look over live
 //!   line fixes.
 //! - `words`: words changes (edit, add, remove, start a segment of an item's body).
@@ -93,6 +95,7 @@ mod merging;
 mod openapi;
 mod organize;
 mod paths;
+mod people;
 mod permissions;
 mod places;
 mod projects;
@@ -112,7 +115,8 @@ mod words;
 
 // Who asks, and when: the identity and record types workflow's own signatures carry.
 pub use catalog_identity::{
-    Account, AccountId, Handle, Identity, NewAccount, Principal, Scopes, Via,
+    Account, AccountId, Handle, Identity, MAX_FORMER_HANDLES, MAX_HANDLE_ENTRIES,
+    MAX_NAME_CANDIDATES, NewAccount, Principal, Scopes, Via,
 };
 pub use catalog_records::{Clock, ManualClock, SystemClock, Timestamp};
 
@@ -162,6 +166,10 @@ pub use organize::{
     ChangeKind, MAX_DEPTH, MAX_ITEMS, MAX_OPERATIONS, MAX_PLAN_ITEMS, NodeKind, Operation,
     Organized, Placement, Plan, Preview, PreviewItem, Ref, Selection, Tree, TreeCounts, TreeNode,
     Version,
+};
+pub use people::{
+    ActivityItem, MAX_IDS, MAX_PAGE_EXAMINED, MAX_THREAD_PEOPLE, PagePosition, PeopleQuery, Person,
+    PersonCounts, PersonPage,
 };
 pub use places::{
     MAX_PLACE_BYTES, MAX_PLACE_DEPTH, MAX_PLACE_HREF, MAX_PLACE_KEY, MAX_PLACE_SUB,

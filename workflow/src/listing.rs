@@ -9,6 +9,9 @@
 //! `reviewer=` matches either. Approvals and "changes requested" count each reviewer's latest
 //! approve-or-request-changes verdict.
 //!
+//! `author=` and `reviewer=` name a person by any handle they held: the lists of each of their
+//! handles are walked together (records keep the handle of their day).
+//!
 //! A page is one seek into the list indexes (`crate::lists`), and its counts are counters kept
 //! with them; filters without an index of their own are checked on the record, over a bounded
 //! examination ([`EXAMINE_LIMIT`]).
@@ -99,6 +102,16 @@ pub struct SuggestionPage {
     pub counts: StateCounts,
 }
 
+/// The handles a list's author and reviewer filters stand for (see `named_people`).
+struct Named {
+    authors: Option<Vec<Handle>>,
+    reviewers: Option<Vec<Handle>>,
+}
+
+fn prefixes(scopes: &[String], class: u8) -> Vec<Vec<u8>> {
+    scopes.iter().map(|s| lists::prefix(s, class)).collect()
+}
+
 impl Workflow {
     /// One page of suggestions older than `before` (all when `None`), newest first.
     ///
@@ -112,15 +125,16 @@ impl Workflow {
         before: Option<SuggestionId>,
         limit: usize,
     ) -> Result<SuggestionPage> {
-        let (scope, class) = self.driving_index(filter);
+        let people = self.named_people(filter)?;
+        let (scopes, class) = self.driving_index(filter, &people);
         let mut items = Vec::new();
         let mut more = false;
         let stop = match class {
             None => Stop::End,
-            Some(class) => lists::walk(
+            Some(class) => lists::walk_many(
                 self.kv(),
                 SUGGESTION_LISTS,
-                &lists::prefix(&scope, class),
+                &prefixes(&scopes, class),
                 before.map(|b| b.0),
                 EXAMINE_LIMIT,
                 |id| {
@@ -128,7 +142,7 @@ impl Workflow {
                         return Ok(Step::Go);
                     };
                     if !filter.state.admits(suggestion.status)
-                        || !self.matches(filter, &suggestion)?
+                        || !self.matches(filter, &people, &suggestion)?
                     {
                         return Ok(Step::Go);
                     }
@@ -149,7 +163,7 @@ impl Workflow {
         Ok(SuggestionPage {
             items,
             next,
-            counts: self.suggestion_counts(filter)?,
+            counts: self.suggestion_counts(filter, &people)?,
         })
     }
 
@@ -168,7 +182,7 @@ impl Workflow {
 
     /// The index scope and class a list walks: the narrowest the filters name. `None` when no
     /// suggestion can be listed (`status=draft`).
-    fn driving_index(&self, filter: &ListFilter) -> (String, Option<u8>) {
+    fn driving_index(&self, filter: &ListFilter, people: &Named) -> (Vec<String>, Option<u8>) {
         let class = match filter.state {
             StateFilter::Open => Some(lists::OPEN),
             StateFilter::Closed => Some(lists::CLOSED),
@@ -177,21 +191,27 @@ impl Workflow {
             StateFilter::Exactly(status) if is_open(status) => Some(lists::OPEN),
             StateFilter::Exactly(_) => Some(lists::CLOSED),
         };
-        match (&filter.author, &filter.reviewer) {
-            (Some(author), _) => (lists::author_scope(author.as_str()), class),
+        let scopes = |handles: &[Handle], scope: fn(&str) -> String| {
+            handles
+                .iter()
+                .map(|h| scope(h.as_str()))
+                .collect::<Vec<_>>()
+        };
+        match (&people.authors, &people.reviewers) {
+            (Some(authors), _) => (scopes(authors, lists::author_scope), class),
             // Reviewer entries carry no class: the state is checked on the record.
-            (None, Some(reviewer)) => (
-                lists::reviewer_scope(reviewer.as_str()),
+            (None, Some(reviewers)) => (
+                scopes(reviewers, lists::reviewer_scope),
                 class.map(|_| lists::ANY),
             ),
-            (None, None) => (lists::ALL.to_string(), class),
+            (None, None) => (vec![lists::ALL.to_string()], class),
         }
     }
 
     /// The open and closed counts of what the author, reviewer and word filters admit: read
     /// from counters with no filter or only an author; otherwise counted over the newest
     /// [`EXAMINE_LIMIT`] entries of the narrowest index.
-    fn suggestion_counts(&self, filter: &ListFilter) -> Result<StateCounts> {
+    fn suggestion_counts(&self, filter: &ListFilter, people: &Named) -> Result<StateCounts> {
         let counted = |scope: &str| -> Result<StateCounts> {
             Ok(StateCounts {
                 open: self.list_counter(&lists::counter_name(
@@ -207,8 +227,16 @@ impl Workflow {
             })
         };
         if filter.reviewer.is_none() && filter.words.is_empty() {
-            return match &filter.author {
-                Some(author) => counted(&lists::author_scope(author.as_str())),
+            return match &people.authors {
+                Some(authors) => {
+                    let mut sum = StateCounts::default();
+                    for author in authors {
+                        let one = counted(&lists::author_scope(author.as_str()))?;
+                        sum.open += one.open;
+                        sum.closed += one.closed;
+                    }
+                    Ok(sum)
+                }
                 None => counted(lists::ALL),
             };
         }
@@ -216,18 +244,18 @@ impl Workflow {
             state: StateFilter::All,
             ..filter.clone()
         };
-        let (scope, _) = self.driving_index(&all);
+        let (scopes, _) = self.driving_index(&all, people);
         let mut counts = StateCounts::default();
-        lists::walk(
+        lists::walk_many(
             self.kv(),
             SUGGESTION_LISTS,
-            &lists::prefix(&scope, lists::ANY),
+            &prefixes(&scopes, lists::ANY),
             None,
             EXAMINE_LIMIT,
             |id| {
                 if let Some(s) = self.suggestion(SuggestionId(id))?
                     && s.status != Status::Draft
-                    && self.matches(&all, &s)?
+                    && self.matches(&all, people, &s)?
                 {
                     if is_open(s.status) {
                         counts.open += 1;
@@ -242,11 +270,16 @@ impl Workflow {
     }
 
     /// The author, reviewer and word filters (not the state, which counts ignore).
-    fn matches(&self, filter: &ListFilter, suggestion: &Suggestion) -> Result<bool> {
-        if filter
-            .author
+    fn matches(
+        &self,
+        filter: &ListFilter,
+        people: &Named,
+        suggestion: &Suggestion,
+    ) -> Result<bool> {
+        if people
+            .authors
             .as_ref()
-            .is_some_and(|a| *a != suggestion.author)
+            .is_some_and(|a| !a.contains(&suggestion.author))
         {
             return Ok(false);
         }
@@ -261,10 +294,26 @@ impl Workflow {
                 return Ok(false);
             }
         }
-        if let Some(reviewer) = &filter.reviewer {
+        if let Some(reviewers) = &people.reviewers {
             // Read last: a point read of the request, else a scan of the reviews.
-            return self.is_reviewer(suggestion.id, reviewer);
+            for reviewer in reviewers {
+                if self.is_reviewer(suggestion.id, reviewer)? {
+                    return Ok(true);
+                }
+            }
+            return Ok(false);
         }
         Ok(true)
+    }
+
+    /// The handles the author and reviewer filters stand for: every handle their person held
+    /// (records keep the handle of their day, so each has a list of its own), or the handle
+    /// alone when nobody holds it.
+    fn named_people(&self, filter: &ListFilter) -> Result<Named> {
+        let handles = |h: &Option<Handle>| h.as_ref().map(|h| self.handles_of(h)).transpose();
+        Ok(Named {
+            authors: handles(&filter.author)?,
+            reviewers: handles(&filter.reviewer)?,
+        })
     }
 }

@@ -18,7 +18,8 @@
 //! reviewer entry may outlive its reason (a request taken back): readers check every candidate
 //! on its record, so an index only has to hold a superset of what it names.
 //!
-//! The open and closed counts are counters (`wf_counters`) moved in the same batch as the state
+//! The open and closed counts (and, for suggestions, the merged among the closed: class `m`, a
+//! counter without entries) are counters (`wf_counters`) moved in the same batch as the state
 //! change, per scope, so a count is a read, never a recount. Lists whose filters have no counter
 //! (words, reviewer, kind, item, several filters at once) count by a bounded examination instead
 //! (see [`EXAMINE_LIMIT`]).
@@ -57,13 +58,15 @@ pub const MAX_REFERENCING_SUGGESTIONS: usize = 200;
 /// Set in `wf_meta` once the stores' records are in the list indexes; its value is the layout
 /// version (bumped when an index is added, which re-runs the backfill).
 const LISTS_INDEXED: &[u8] = b"lists-indexed";
-const LISTS_VERSION: u8 = 2;
+const LISTS_VERSION: u8 = 3;
 /// Records indexed per write while backfilling, so a large store never builds one huge batch.
 const BACKFILL_BATCH: usize = 1_000;
 
 pub(crate) const ANY: u8 = b'a';
 pub(crate) const OPEN: u8 = b'o';
 pub(crate) const CLOSED: u8 = b'c';
+/// Counters only (no index entries): the merged among the closed.
+pub(crate) const MERGED: u8 = b'm';
 
 /// The index prefix of one scope and class.
 pub(crate) fn prefix(scope: &str, class: u8) -> Vec<u8> {
@@ -155,6 +158,11 @@ fn suggestion_entries(s: &Suggestion) -> Entries {
             .insert((SUGGESTION_LISTS, entry(&scope, class, s.id.0)));
         out.counters
             .insert(counter_name(SUGGESTION_COUNTS, &scope, class));
+        // Merged ones apart from withdrawn ones, for a person's page (`people`).
+        if s.status == Status::Merged {
+            out.counters
+                .insert(counter_name(SUGGESTION_COUNTS, &scope, MERGED));
+        }
     }
     for m in mentions::mentions(s.description.as_deref().unwrap_or("")) {
         out.keys
@@ -213,7 +221,7 @@ pub(crate) fn reference_key(number: u64, id: u64) -> Vec<u8> {
 pub(crate) struct Deltas(BTreeMap<String, i64>);
 
 impl Deltas {
-    fn add(&mut self, name: String, by: i64) {
+    pub(crate) fn add(&mut self, name: String, by: i64) {
         *self.0.entry(name).or_default() += by;
     }
 
@@ -299,37 +307,83 @@ pub(crate) fn walk(
     prefix: &[u8],
     before: Option<u64>,
     budget: usize,
+    visit: impl FnMut(u64) -> Result<Step>,
+) -> Result<Stop> {
+    walk_many(kv, cf, &[prefix.to_vec()], before, budget, visit)
+}
+
+/// The next id under `prefix` of an iterator over an index, if any.
+fn next_id(
+    cf: &'static str,
+    prefix: &[u8],
+    entries: &mut rocksdb::DBIteratorWithThreadMode<'_, rocksdb::DB>,
+) -> Result<Option<u64>> {
+    let Some(item) = entries.next() else {
+        return Ok(None);
+    };
+    let (key, _) = item.map_err(catalog_records::Error::from)?;
+    if !key.starts_with(prefix) {
+        return Ok(None);
+    }
+    let tail: [u8; 8] = key[prefix.len()..]
+        .try_into()
+        .map_err(|_| crate::Error::Corrupt {
+            cf,
+            reason: format!("index key of {} bytes", key.len()),
+        })?;
+    Ok(Some(!u64::from_be_bytes(tail)))
+}
+
+/// [`walk`] over several prefixes at once (the lists of every handle one person held), merged
+/// newest first; an id under two prefixes is visited once. The budget counts every entry
+/// examined, and [`Stop::Budget`] names where all the lists continue.
+pub(crate) fn walk_many(
+    kv: &Kv,
+    cf: &'static str,
+    prefixes: &[Vec<u8>],
+    before: Option<u64>,
+    budget: usize,
     mut visit: impl FnMut(u64) -> Result<Step>,
 ) -> Result<Stop> {
-    let start = match before {
-        // Ids below `before` are inverted ids above `!before`.
-        Some(b) => match (!b).checked_add(1) {
-            Some(after) => [prefix, &after.to_be_bytes()].concat(),
-            None => return Ok(Stop::End),
-        },
-        None => prefix.to_vec(),
-    };
-    let entries = kv.iterator(cf, IteratorMode::From(&start, rocksdb::Direction::Forward))?;
-    for (examined, item) in entries.enumerate() {
-        let (key, _) = item?;
-        if !key.starts_with(prefix) {
-            break;
+    let mut streams = Vec::with_capacity(prefixes.len());
+    for prefix in prefixes {
+        let start = match before {
+            // Ids below `before` are inverted ids above `!before`.
+            Some(b) => match (!b).checked_add(1) {
+                Some(after) => [prefix, &after.to_be_bytes()[..]].concat(),
+                None => return Ok(Stop::End),
+            },
+            None => prefix.clone(),
+        };
+        let mut entries =
+            kv.iterator(cf, IteratorMode::From(&start, rocksdb::Direction::Forward))?;
+        let head = next_id(cf, prefix, &mut entries)?;
+        streams.push((prefix, entries, head));
+    }
+    let mut examined = 0usize;
+    let mut last = None;
+    loop {
+        let Some(at) = (0..streams.len())
+            .filter(|i| streams[*i].2.is_some())
+            .max_by_key(|i| streams[*i].2)
+        else {
+            return Ok(Stop::End);
+        };
+        let id = streams[at].2.expect("a stream with a head");
+        let (prefix, entries, head) = &mut streams[at];
+        *head = next_id(cf, prefix, entries)?;
+        if last == Some(id) {
+            continue;
         }
-        let tail: [u8; 8] = key[prefix.len()..]
-            .try_into()
-            .map_err(|_| crate::Error::Corrupt {
-                cf,
-                reason: format!("index key of {} bytes", key.len()),
-            })?;
-        let id = !u64::from_be_bytes(tail);
+        last = Some(id);
         if examined == budget {
             return Ok(Stop::Budget(id.saturating_add(1)));
         }
+        examined += 1;
         if let Step::Stop = visit(id)? {
             return Ok(Stop::Done);
         }
     }
-    Ok(Stop::End)
 }
 
 impl Workflow {

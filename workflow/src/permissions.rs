@@ -67,22 +67,40 @@ pub(crate) fn keepers_of(overlay: &AfterMerge<'_>, set: Id) -> Result<Vec<String
     })
 }
 
-/// True when `handle` keeps `set`.
+/// True when `handle` (someone's handle now) keeps `set`. Keepers are catalog data and may
+/// still name a handle its person has since changed: a keeper handle that is not `handle` is
+/// resolved through the aliases (one point read each), so a renamed keeper keeps their sets.
 pub(crate) fn is_keeper(overlay: &AfterMerge<'_>, set: Id, handle: &Handle) -> Result<bool> {
-    Ok(keepers_of(overlay, set)?
-        .iter()
-        .any(|h| h == handle.as_str()))
+    for keeper in keepers_of(overlay, set)? {
+        if keeper == handle.as_str() {
+            return Ok(true);
+        }
+        if let Ok(keeper) = Handle::parse(&keeper)
+            && overlay
+                .workflow()
+                .account_by_handle(&keeper)?
+                .is_some_and(|a| a.handle == *handle)
+        {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// The keepers of every set the suggestion touches, each once, in the order first named
-/// (handles that are not valid handles left out).
+/// (handles that are not valid handles left out), each by the handle its person has now.
 pub(crate) fn keepers_of_touched_sets(overlay: &AfterMerge<'_>) -> Result<Vec<Handle>> {
     let mut out: Vec<Handle> = Vec::new();
     for set in touched_sets(overlay)? {
         for keeper in keepers_of(overlay, set)? {
-            if let Ok(handle) = Handle::parse(&keeper)
-                && !out.contains(&handle)
-            {
+            let Ok(named) = Handle::parse(&keeper) else {
+                continue;
+            };
+            let handle = match overlay.workflow().account_by_handle(&named)? {
+                Some(account) => account.handle,
+                None => named,
+            };
+            if !out.contains(&handle) {
                 out.push(handle);
             }
         }
@@ -114,13 +132,13 @@ pub(crate) fn check_may_approve(
     // A line fix being merged live: marked pending by `live` just before it approves.
     if suggestion.status == Status::Open
         && suggestion.post_review == Some(PostReview::Pending)
-        && principal.handle == suggestion.author
+        && principal.answers_to(&suggestion.author)
         && principal.trusted
         && open_sets_only(overlay)?
     {
         return Ok(());
     }
-    if principal.handle == suggestion.author {
+    if principal.answers_to(&suggestion.author) {
         return Err(NotAllowed::ApproveOwn {
             who: principal.handle.clone(),
             suggestion: suggestion.id,
@@ -173,7 +191,7 @@ pub(crate) fn check_may_post_review(
     if principal.steward {
         return Ok(());
     }
-    if principal.handle == suggestion.author {
+    if principal.answers_to(&suggestion.author) {
         return Err(NotAllowed::LookOverOwn {
             who: principal.handle.clone(),
             suggestion: suggestion.id,

@@ -105,7 +105,9 @@ impl Workflow {
             }),
         };
         workflow.index_threads()?;
+        workflow.identity().index_people()?;
         workflow.index_lists()?;
+        workflow.count_people()?;
         workflow.reconcile()?;
         Ok(workflow)
     }

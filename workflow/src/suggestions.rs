@@ -818,11 +818,11 @@ impl Workflow {
 /// its author and to stewards.
 pub(crate) fn may_see(viewer: Option<&Principal>, suggestion: &Suggestion) -> bool {
     suggestion.status != Status::Draft
-        || viewer.is_some_and(|v| v.steward || v.handle == suggestion.author)
+        || viewer.is_some_and(|v| v.steward || v.answers_to(&suggestion.author))
 }
 
 pub(crate) fn require_author(principal: &Principal, suggestion: &Suggestion) -> Result<()> {
-    if principal.handle == suggestion.author {
+    if principal.answers_to(&suggestion.author) {
         Ok(())
     } else {
         Err(NotAllowed::NotTheAuthor {

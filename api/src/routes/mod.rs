@@ -30,6 +30,7 @@ pub(crate) mod mcp;
 pub(crate) mod oai;
 mod organize;
 mod pages;
+mod people;
 mod places;
 mod projects;
 mod recordings;
@@ -64,6 +65,7 @@ pub(crate) fn all() -> OpenApiRouter<AppState> {
         .merge(suggestions::router())
         .merge(issues::router())
         .merge(threads::router())
+        .merge(people::router())
         .merge(conversation::router())
         .merge(comments::router())
         .merge(inbox::router())

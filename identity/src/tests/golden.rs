@@ -44,6 +44,7 @@ fn account(password: Option<&str>) -> AccountRecord {
         steward: true,
         trusted: false,
         created_at: at(0),
+        former_handles: Vec::new(),
     };
     AccountRecord::new(&account, password.map(str::to_string))
 }
@@ -55,6 +56,15 @@ fn accounts_v1() {
         &account(Some("$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA")),
     );
     golden("wf_accounts-v1-no-password.record", &account(None));
+}
+
+#[test]
+fn accounts_v1_renamed() {
+    // A renamed account lists its former handles; accounts never renamed leave the field out,
+    // so their bytes are the ones above.
+    let mut record = account(None);
+    record.rename(handle("rivka-cohen"));
+    golden("wf_accounts-v1-renamed.record", &record);
 }
 
 fn token(revoked: bool) -> TokenRecord {

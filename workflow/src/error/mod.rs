@@ -238,7 +238,8 @@ fn identity_class(e: &catalog_identity::Error) -> Option<UserClass> {
         I::Unauthorized(_) => UserClass::Unauthorized,
         I::Forbidden(_) => UserClass::Forbidden,
         I::NoAccount(_) | I::NoToken(_) => UserClass::NotFound,
-        I::TooManyTokens(_) => UserClass::State,
+        I::TooManyTokens(_) | I::TooManyRenames(_) => UserClass::State,
+        I::HandleClaimed(_) => UserClass::Conflict,
         I::Store(_) | I::Hashing(_) | I::Random(_) => return None,
     })
 }

@@ -15,6 +15,7 @@ mod issues;
 mod listing;
 mod merging;
 mod organize;
+mod people;
 mod suggestions;
 mod waits;
 mod words;
@@ -108,6 +109,7 @@ impl Harness {
             trusted: a.trusted,
             scopes: Scopes::READ_WRITE,
             via: Via::Session,
+            former_handles: a.former_handles,
         }
     }
 

@@ -263,7 +263,7 @@ impl Workflow {
             resolved_by: None,
             review: None,
         };
-        w.put_comment(&record)?;
+        w.put_new_comment(principal, &record)?;
         if let Subject::Changeset(id) = subject {
             w.timeline(id, &TimelineEntry::Comment { comment: record.id })?;
         }
@@ -330,7 +330,7 @@ impl Workflow {
         let looked = self.look_up(&[], &newly)?;
         let mut w = ActivityBatch::after(self, looked);
         let mut record = self.require_comment(id)?;
-        if record.author != principal.handle {
+        if !principal.answers_to(&record.author) {
             return Err(NotAllowed::EditComment {
                 comment: id,
                 author: record.author,
@@ -362,7 +362,7 @@ impl Workflow {
         principal.require_write()?;
         let mut w = ActivityBatch::new(self);
         let mut record = self.require_comment(id)?;
-        if record.author != principal.handle && !principal.steward {
+        if !principal.answers_to(&record.author) && !principal.steward {
             return Err(NotAllowed::HideComment {
                 comment: id,
                 author: record.author,
@@ -502,6 +502,19 @@ impl Workflow {
 }
 
 impl ActivityBatch<'_> {
+    /// Writes a new comment of `author`'s, counting it on their page.
+    pub(crate) fn put_new_comment(
+        &mut self,
+        author: &Principal,
+        record: &CommentRecord,
+    ) -> Result<()> {
+        self.count_one(crate::people::activity_counter(
+            author.account,
+            crate::people::Activity::Comments,
+        ));
+        self.put_comment(record)
+    }
+
     pub(crate) fn put_comment(&mut self, record: &CommentRecord) -> Result<()> {
         self.put(&record.id.key(), record)?;
         let index = [record.subject.key(), record.id.key().to_vec()].concat();

@@ -29,7 +29,6 @@ mod timeline;
 mod view;
 pub(crate) mod writer;
 
-#[cfg(test)]
 pub(crate) use comments::CommentRecord;
 pub use comments::{Anchor, Comment, CommentId, NewComment};
 pub use edit::SuggestionEdit;
@@ -68,13 +67,14 @@ impl Workflow {
         principal: &Principal,
         suggestion: &Suggestion,
     ) -> Result<bool> {
-        if principal.steward || principal.handle == suggestion.author {
+        if principal.steward || principal.answers_to(&suggestion.author) {
             return Ok(true);
         }
         if self
             .review_summary(suggestion.id)?
             .reviewers
-            .contains(&principal.handle)
+            .iter()
+            .any(|h| principal.answers_to(h))
         {
             return Ok(true);
         }

@@ -88,11 +88,19 @@ impl Workflow {
                 }
                 .into());
             }
-            if self.account_by_handle(handle)?.is_none() {
+            let Some(account) = self.account_by_handle(handle)? else {
                 return Err(Refusal::NoReviewer(handle.clone()).into());
+            };
+            // A former handle asks the person by the handle they have now.
+            if account.answers_to(&suggestion.author) {
+                return Err(Refusal::ReviewOwn {
+                    who: handle.clone(),
+                    suggestion: id,
+                }
+                .into());
             }
-            if !wanted.contains(handle) {
-                wanted.push(handle.clone());
+            if !wanted.contains(&account.handle) {
+                wanted.push(account.handle);
             }
         }
         let mut w = ActivityBatch::new(self);
@@ -111,7 +119,7 @@ impl Workflow {
         principal.require_write()?;
         let _lock = self.suggestion_lock(id.0)?;
         let suggestion = self.require_visible(Some(principal), id)?;
-        if principal.handle != *handle {
+        if !principal.answers_to(handle) {
             let items = self.suggestion_items(id)?;
             self.require_may_ask(principal, &suggestion, &items)?;
         }
@@ -153,7 +161,7 @@ impl Workflow {
         suggestion: &Suggestion,
         items: &Items,
     ) -> Result<()> {
-        if principal.handle == suggestion.author || principal.steward {
+        if principal.answers_to(&suggestion.author) || principal.steward {
             return Ok(());
         }
         // Refused in the words of asking, not approving; a failure to read stays what it is.

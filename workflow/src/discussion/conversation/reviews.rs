@@ -422,7 +422,7 @@ impl ActivityBatch<'_> {
                 resolved_by: None,
                 review: Some(id),
             };
-            self.put_comment(&record)?;
+            self.put_new_comment(principal, &record)?;
             self.references(principal, &record)?;
             words.push('\n');
             words.push_str(&record.body);
@@ -439,15 +439,17 @@ impl ActivityBatch<'_> {
             at,
         };
         self.put(&review_key(suggestion.id, id), &record)?;
+        self.count_one(crate::people::activity_counter(
+            principal.account,
+            crate::people::Activity::Reviews,
+        ));
         self.index_reviewer(&principal.handle, suggestion.id)?;
         self.timeline(suggestion.id, &TimelineEntry::Review { review: id })?;
-        // A review answers the request to review.
-        let request = [
-            &suggestion.id.key()[..],
-            principal.handle.as_str().as_bytes(),
-        ]
-        .concat();
-        self.delete(REVIEW_REQUESTS, &request)?;
+        // A review answers the request to review, made to any handle the reviewer held.
+        for handle in std::iter::once(&principal.handle).chain(&principal.former_handles) {
+            let request = [&suggestion.id.key()[..], handle.as_str().as_bytes()].concat();
+            self.delete(REVIEW_REQUESTS, &request)?;
+        }
         audience.mentions(&words);
         let detail = serde_json::json!({
             "event": "review",

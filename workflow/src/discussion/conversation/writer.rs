@@ -197,6 +197,12 @@ impl<'a> ActivityBatch<'a> {
         Ok(self.batch.put(&key, entry)?)
     }
 
+    /// Adds one to a counter kept as things happen (a person's comments and reviews), written
+    /// at the end with the list counters.
+    pub(crate) fn count_one(&mut self, name: String) {
+        self.deltas.add(name, 1);
+    }
+
     /// Sets a counter of the caller's own naming (a quota) in this write's batch.
     pub(crate) fn set_counter(&mut self, name: &str, value: u64) -> Result<()> {
         Ok(self.batch.set_counter(name, value)?)

@@ -28,7 +28,7 @@ impl Workflow {
         match viewer {
             _ if !issue.private => Ok(true),
             None => Ok(false),
-            Some(p) if issue.assignees.contains(&p.handle) => Ok(true),
+            Some(p) if issue.assignees.iter().any(|h| p.answers_to(h)) => Ok(true),
             Some(p) => self.may_triage_issue(p, issue),
         }
     }

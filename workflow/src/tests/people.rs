@@ -1,0 +1,221 @@
+//! People and handle changes: given a keeper's set and an editor's suggestion, when the keeper
+//! or the editor changes handle, then the rules still know them by the handles records stored,
+//! and their page counts what they did under every handle.
+
+use super::conversation::say;
+use super::{World, topic};
+use crate::people::PagePosition;
+use crate::{Handle, NotAllowed, PeopleQuery, Resolutions, Subject, ThreadKind};
+use catalog_schemas::ItemType;
+
+fn h(s: &str) -> Handle {
+    Handle::parse(s).unwrap()
+}
+
+#[test]
+fn a_renamed_keeper_still_approves_in_the_set_that_names_their_old_handle() {
+    let w = World::new();
+    let (s, _) = w.open_topic("joy");
+    w.h.wf
+        .identity()
+        .rename(&h("keeper"), &h("keeper-now"))
+        .unwrap();
+    let keeper = w.h.session(&h("keeper-now"));
+    let merged = w.h.wf.approve(&keeper, s, &Resolutions::none()).unwrap();
+    assert_eq!(merged.status, crate::Status::Merged);
+}
+
+#[test]
+fn a_renamed_author_still_may_not_approve_their_own_and_may_still_edit_it() {
+    let w = World::new();
+    let (s, _) = w.open_topic("joy");
+    w.h.wf
+        .identity()
+        .rename(&h("editor"), &h("editor-now"))
+        .unwrap();
+    // The editor, renamed, as a keeper of the set too would be refused their own suggestion.
+    let editor = w.h.session(&h("editor-now"));
+    let own = w.h.wf.approve(&editor, s, &Resolutions::none());
+    assert!(
+        matches!(
+            own,
+            Err(crate::Error::NotAllowed(NotAllowed::ApproveOwn { .. }))
+        ),
+        "{own:?}"
+    );
+    // A comment written before the rename is still theirs to edit.
+    let c =
+        w.h.wf
+            .comment(&w.editor, Subject::Changeset(s), say("before"))
+            .unwrap();
+    w.h.wf.edit_comment(&editor, c.id, "after").unwrap();
+}
+
+#[test]
+fn asking_an_old_handle_to_review_asks_the_person_by_their_handle_now() {
+    let w = World::new();
+    let (s, _) = w.open_topic("joy");
+    w.h.writer("friend", false);
+    w.h.wf
+        .identity()
+        .rename(&h("friend"), &h("friend-now"))
+        .unwrap();
+    let asked =
+        w.h.wf
+            .request_reviews(&w.editor, s, &[h("friend")])
+            .unwrap();
+    assert!(
+        asked.iter().any(|r| r.handle == h("friend-now")),
+        "{asked:?}"
+    );
+    // Asking the author by an old handle of theirs is asking them to review their own.
+    w.h.wf
+        .identity()
+        .rename(&h("editor"), &h("editor-now"))
+        .unwrap();
+    let editor = w.h.session(&h("editor-now"));
+    assert!(
+        w.h.wf
+            .request_reviews(&editor, s, &[h("editor-now")])
+            .is_err()
+    );
+}
+
+#[test]
+fn a_page_counts_and_lists_what_was_done_under_every_handle() {
+    let w = World::new();
+    let (first, _) = w.open_topic("one");
+    w.h.wf
+        .comment(&w.editor, Subject::Changeset(first), say("a note"))
+        .unwrap();
+    w.h.wf
+        .identity()
+        .rename(&h("editor"), &h("editor-now"))
+        .unwrap();
+    let editor = w.h.session(&h("editor-now"));
+    let second = w.h.wf.create_draft(&editor, "two", None).unwrap().id;
+    w.h.wf
+        .put_item(
+            &editor,
+            second,
+            super::new_item(ItemType::Topic, topic(w.set, "two")),
+        )
+        .unwrap();
+    w.h.wf.submit(&editor, second).unwrap();
+    w.h.wf
+        .approve(&w.keeper, first, &Resolutions::none())
+        .unwrap();
+
+    let page =
+        w.h.wf
+            .person_page(None, &h("editor"), PagePosition::default(), 10)
+            .unwrap();
+    assert_eq!(page.moved_from, Some(h("editor")));
+    assert_eq!(page.person.handle, h("editor-now"));
+    assert_eq!((page.counts.suggestions, page.counts.merged), (2, 1));
+    assert_eq!(page.counts.comments, 1);
+    let ids: Vec<u64> = page.activity.iter().map(|a| a.thread.id).collect();
+    assert_eq!(
+        ids,
+        vec![second.0, first.0],
+        "newest first, under both handles"
+    );
+    assert!(
+        page.activity
+            .iter()
+            .all(|a| a.thread.kind == ThreadKind::Suggestion)
+    );
+    assert!(page.next.is_none());
+
+    // One a page: the cursor continues across the two handles' lists.
+    let one =
+        w.h.wf
+            .person_page(None, &h("editor-now"), PagePosition::default(), 1)
+            .unwrap();
+    assert_eq!(one.activity[0].thread.id, second.0);
+    let rest =
+        w.h.wf
+            .person_page(None, &h("editor-now"), one.next.unwrap(), 1)
+            .unwrap();
+    assert_eq!(rest.activity[0].thread.id, first.0);
+
+    // The keeper reviewed by approving.
+    let keeper =
+        w.h.wf
+            .person_page(None, &h("keeper"), PagePosition::default(), 10)
+            .unwrap();
+    assert_eq!(keeper.counts.reviews, 1);
+    assert!(keeper.activity.is_empty());
+}
+
+#[test]
+fn a_threads_people_come_first_by_their_handle_now() {
+    let w = World::new();
+    let (s, _) = w.open_topic("joy");
+    w.h.wf
+        .comment(&w.steward, Subject::Changeset(s), say("a note"))
+        .unwrap();
+    w.h.wf
+        .identity()
+        .rename(&h("editor"), &h("editor-now"))
+        .unwrap();
+    let people =
+        w.h.wf
+            .find_people(
+                None,
+                &PeopleQuery {
+                    thread: Some(Subject::Changeset(s)),
+                    limit: 10,
+                    ..PeopleQuery::default()
+                },
+            )
+            .unwrap();
+    let handles: Vec<&str> = people.iter().map(|p| p.handle.as_str()).collect();
+    assert_eq!(handles, ["editor-now", "steward", "keeper"]);
+}
+
+#[test]
+fn the_author_and_reviewer_filters_name_a_person_by_any_handle_they_held() {
+    let w = World::new();
+    let (first, _) = w.open_topic("one");
+    w.h.wf
+        .identity()
+        .rename(&h("editor"), &h("editor-now"))
+        .unwrap();
+    w.h.wf
+        .identity()
+        .rename(&h("keeper"), &h("keeper-now"))
+        .unwrap();
+    let editor = w.h.session(&h("editor-now"));
+    let second = w.h.wf.create_draft(&editor, "two", None).unwrap().id;
+    w.h.wf
+        .put_item(
+            &editor,
+            second,
+            super::new_item(ItemType::Topic, topic(w.set, "two")),
+        )
+        .unwrap();
+    w.h.wf.submit(&editor, second).unwrap();
+    for (author, reviewer) in [
+        (Some("editor"), None),
+        (Some("editor-now"), None),
+        (None, Some("keeper")),
+        (None, Some("keeper-now")),
+        (Some("editor-now"), Some("keeper")),
+    ] {
+        let filter = crate::ListFilter {
+            state: crate::StateFilter::Open,
+            author: author.map(h),
+            reviewer: reviewer.map(h),
+            words: Vec::new(),
+        };
+        let page = w.h.wf.list_suggestions(&filter, None, 10).unwrap();
+        let ids: Vec<u64> = page.items.iter().map(|l| l.suggestion.id.0).collect();
+        assert_eq!(ids, vec![second.0, first.0], "{author:?} {reviewer:?}");
+        assert_eq!(page.counts.open, 2, "{author:?} {reviewer:?}");
+        // One a page continues across the handles' lists.
+        let one = w.h.wf.list_suggestions(&filter, None, 1).unwrap();
+        let rest = w.h.wf.list_suggestions(&filter, one.next, 1).unwrap();
+        assert_eq!(rest.items[0].suggestion.id, first);
+    }
+}
