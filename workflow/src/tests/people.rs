@@ -219,3 +219,37 @@ fn the_author_and_reviewer_filters_name_a_person_by_any_handle_they_held() {
         assert_eq!(rest.items[0].suggestion.id, first);
     }
 }
+
+#[test]
+fn a_renamed_person_unassigns_themselves_under_the_handle_they_held() {
+    let w = World::new();
+    let helper = w.h.writer("helper", false);
+    let issue =
+        w.h.wf
+            .open_issue(
+                &w.editor,
+                crate::NewIssue {
+                    title: "needs hands".into(),
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+    let number = issue.issue.number;
+    w.h.wf
+        .set_issue_assignees(&helper, number, &[h("helper")])
+        .unwrap();
+    w.h.wf
+        .identity()
+        .rename(&h("helper"), &h("helper-now"))
+        .unwrap();
+    let renamed = w.h.session(&h("helper-now"));
+    // The stored assignee is the old handle: taking it off is taking oneself off.
+    let shown = w.h.wf.set_issue_assignees(&renamed, number, &[]).unwrap();
+    assert!(shown.issue.assignees.is_empty());
+    // Someone else's is still refused.
+    w.h.wf
+        .set_issue_assignees(&w.editor, number, &[h("helper-now")])
+        .unwrap();
+    let other = w.h.writer("other", false);
+    assert!(w.h.wf.set_issue_assignees(&other, number, &[]).is_err());
+}

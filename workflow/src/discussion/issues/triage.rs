@@ -136,7 +136,8 @@ impl Workflow {
         let current = self.readable_issue(Some(principal), number)?;
         let mut audience = Audience::default();
         for account in &people {
-            if !current.assignees.contains(&account.handle) {
+            // Assigned already, perhaps under a handle they held before: not news.
+            if !current.assignees.iter().any(|h| account.answers_to(h)) {
                 audience.add(&account.handle, Reason::Assigned);
             }
         }
@@ -149,10 +150,11 @@ impl Workflow {
             if added.is_empty() && removed.is_empty() {
                 return Ok(None);
             }
+            // Yourself under any handle you held.
             let only_self = added
                 .iter()
                 .chain(removed.iter())
-                .all(|h| h == &principal.handle);
+                .all(|h| principal.answers_to(h));
             if !only_self
                 && issue.author != Some(principal.account)
                 && !wf.may_label_issue(principal, issue)?
