@@ -54,13 +54,24 @@ async fn talk(
         .await
 }
 
+/// A comment on a page with no fields to anchor to: an item's talk page or an issue.
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct TalkBody {
+pub(crate) struct TalkBody {
     /// 1-10000 characters. `@handle` tells that person; `#12` links that thread.
     body: String,
-    /// A comment on this talk page to reply to.
+    /// A comment on the same page to reply to.
     parent: Option<u64>,
+}
+
+impl TalkBody {
+    pub(crate) fn into_new(self) -> NewComment {
+        NewComment {
+            body: self.body,
+            parent: self.parent.map(CommentId),
+            anchor: None,
+        }
+    }
 }
 
 /// Writes on an item's talk page.
@@ -76,11 +87,7 @@ async fn talk_post(
     Json(body): Json<TalkBody>,
 ) -> Result<Answer, ApiError> {
     let entity = extract::id("id", &raw)?;
-    let new = NewComment {
-        body: body.body,
-        parent: body.parent.map(CommentId),
-        anchor: None,
-    };
+    let new = body.into_new();
     state
         .workflow_write(StatusCode::CREATED, move |wf| {
             wf.comment(&who, Subject::Entity(entity), new)

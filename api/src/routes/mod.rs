@@ -9,7 +9,7 @@ use crate::state::AppState;
 mod about;
 mod account;
 mod browse;
-mod comments;
+pub(crate) mod comments;
 mod commits;
 mod compare;
 mod conversation;

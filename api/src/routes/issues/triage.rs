@@ -3,9 +3,7 @@
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use catalog_workflow::{
-    Comment, CommentId, IssueEdit, IssueTemplate, NewComment, ShownIssue, Subject,
-};
+use catalog_workflow::{Comment, IssueEdit, IssueTemplate, ShownIssue, Subject};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -14,6 +12,7 @@ use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, Json, NoQuery, Path, Query};
 use crate::http::answer::Answer;
 use crate::http::identity::WriteAccess;
+use crate::routes::comments::TalkBody;
 use crate::state::AppState;
 
 #[derive(Deserialize, ToSchema)]
@@ -134,18 +133,9 @@ pub(super) async fn visibility(
         .await
 }
 
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub(super) struct IssueCommentBody {
-    /// 1-10000 characters. `@handle` tells that person; `#12` links that thread.
-    body: String,
-    /// A comment on this issue to reply to.
-    parent: Option<u64>,
-}
-
 /// Comments on an issue. Its author, assignees and earlier commenters are told, and everyone
 /// `@named` who may read it.
-#[utoipa::path(post, path = "/v1/issues/{number}/comments", tag = "issues", request_body = IssueCommentBody,
+#[utoipa::path(post, path = "/v1/issues/{number}/comments", tag = "issues", request_body = TalkBody,
     params(("number" = u64, Path, description = "the issue's number")),
     responses((status = 201, body = Comment), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 429, body = ErrorBody)),
@@ -154,14 +144,10 @@ pub(super) async fn comment(
     State(state): State<AppState>,
     WriteAccess(who): WriteAccess,
     Path(raw): Path<String>,
-    Json(body): Json<IssueCommentBody>,
+    Json(body): Json<TalkBody>,
 ) -> Result<Answer, ApiError> {
     let number = thread_number(&raw)?;
-    let new = NewComment {
-        body: body.body,
-        parent: body.parent.map(CommentId),
-        anchor: None,
-    };
+    let new = body.into_new();
     state
         .workflow_write(StatusCode::CREATED, move |wf| {
             wf.comment(&who, Subject::Report(number), new)

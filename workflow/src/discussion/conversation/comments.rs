@@ -196,6 +196,8 @@ impl Workflow {
     ) -> Result<Comment> {
         principal.require_write()?;
         let body = check_body("body", &new.body)?;
+        // The issue commented on, read once for who is told (and re-read under the lock to count).
+        let mut issue = None;
         let suggestion = match &subject {
             Subject::Changeset(id) => Some(self.require_visible(Some(principal), *id)?),
             Subject::Entity(id) => {
@@ -204,7 +206,7 @@ impl Workflow {
             }
             // Not found unless the commenter may read it (a private issue stays unseen).
             Subject::Report(number) => {
-                self.readable_issue(Some(principal), *number)?;
+                issue = Some(self.readable_issue(Some(principal), *number)?);
                 None
             }
             Subject::Project(slug) => {
@@ -230,8 +232,8 @@ impl Workflow {
             audience.add(&parent.author, Reason::Comment);
         }
         audience.mentions(&body);
-        if let Subject::Report(number) = &subject {
-            audience = self.issue_audience(*number, audience)?;
+        if let Some(issue) = &issue {
+            audience = self.issue_audience(issue, audience)?;
         }
         let looked = self.look_up(&[body.as_str()], audience.handles())?;
 

@@ -5,22 +5,15 @@
 //! on the issue in the same batch.
 
 use crate::discussion::inbox::{Audience, Reason};
+use crate::discussion::issues::Issue;
 use crate::error::Result;
 use crate::service::Workflow;
-use crate::suggestions::ThreadNumber;
 use catalog_identity::{Principal, Scopes, Via};
 
 impl Workflow {
     /// `audience` (the commenters and the people named) with the issue's author and assignees
     /// added, and, for a private issue, those who may not read it taken out.
-    pub(crate) fn issue_audience(
-        &self,
-        number: ThreadNumber,
-        audience: Audience,
-    ) -> Result<Audience> {
-        let Some(issue) = self.issue_by_number(number)? else {
-            return Ok(audience);
-        };
+    pub(crate) fn issue_audience(&self, issue: &Issue, audience: Audience) -> Result<Audience> {
         let mut all = audience;
         if let Some(author) = &issue.author_handle {
             all.add(author, Reason::Author);
@@ -37,7 +30,7 @@ impl Workflow {
                 continue;
             };
             let reader = Principal::of(account, Scopes::READ, Via::Session);
-            if self.may_read_issue(Some(&reader), &issue)? {
+            if self.may_read_issue(Some(&reader), issue)? {
                 readers.add(handle, *reason);
             }
         }
