@@ -20,7 +20,8 @@
 //! - `projections` — one module per projection (`types` for the kinds of item the `schema` items
 //!   define, `items`, `paths`, `lists`, `links` for backlinks
 //!   and refcounts, `children`, `events`, `counts`, `sitemap`, `outline`, `names` for the
-//!   duplicates check, `scan_text` for text layers' pages by number, `text_sources` for texts by
+//!   duplicates check, `scan_text` for text layers' pages by number, `scan_levels`
+//!   for the pages each layer has brought to proofreading level 1 and 2 (bitmaps), `text_sources` for texts by
 //!   the sha256 of the words their source gave, `withheld` for items whose rights hold their words
 //!   back), `missing` for the Missing board (what farbrengens, sefarim and files lack, with
 //!   counters per board and year),
@@ -58,6 +59,7 @@ pub use projections::links::{Backlink, LinkedCount};
 pub use projections::missing::{MissingCounts, MissingEntry, MissingKind};
 pub use projections::outline::OutlinePart;
 pub use projections::paths::Resolved;
+pub use projections::scan_levels::{BLOCK_PAGES, PageBelow};
 pub use projections::scan_text::PageLevel;
 pub use projections::sitemap::{SITEMAP_TYPES, SitemapEntry, SitemapIndexEntry, SitemapPage};
 pub use projections::text_sources::{MAX_TEXTS_BY_SOURCE, sha256_bytes};
@@ -81,6 +83,7 @@ pub const PROJECTIONS: &[&str] = &[
     "outline",
     "names",
     "scan_text",
+    "scan_levels",
     "withheld",
     "text_sources",
     "files",

@@ -17,6 +17,7 @@ pub(crate) mod missing;
 pub(crate) mod names;
 pub(crate) mod outline;
 pub(crate) mod paths;
+pub(crate) mod scan_levels;
 pub(crate) mod scan_text;
 pub(crate) mod sitemap;
 pub(crate) mod text_sources;
@@ -53,6 +54,7 @@ static ALL: &[&dyn Projection] = &[
     &outline::Outline,
     &names::Names,
     &scan_text::ScanText,
+    &scan_levels::ScanLevels,
     &withheld::Withheld,
     &text_sources::TextSources,
     &files::Files,

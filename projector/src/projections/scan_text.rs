@@ -29,7 +29,7 @@ pub struct PageLevel {
 }
 
 /// Where a text page is filed: its layer and page number, when its data has both.
-fn filed(data: Option<&Value>) -> Option<(Id, u32, u8, bool)> {
+pub(super) fn filed(data: Option<&Value>) -> Option<(Id, u32, u8, bool)> {
     let data = data?;
     let layer = Id::parse(data.get("layer")?.as_str()?).ok()?;
     let page = u32::try_from(data.get("page")?.as_u64()?).ok()?;

@@ -11,7 +11,8 @@
 //! - Merges per day (UTC, the commit's `at`): `/v1/community`'s merges this week are a few keys.
 //! - Recordings with a transcript whose sync is not confirmed: an alignment with a span whose
 //!   timing no person confirmed (`checked`, else its `origin`, as `workflow`'s transcripts read
-//!   it) makes its recording unsynced; the recordings are an index in id order, with a total.
+//!   it) makes its recording unsynced; the recordings are an index in id order, with a total,
+//!   beside the number of recordings with any alignment (a sync project's whole).
 //!
 //! The projection keeps everything it needs of its own (what each subject counted under, how many
 //! pointers each target has, each alignment's recording and open spans) rather than reading other
@@ -60,6 +61,8 @@ const ALIGNMENT: u8 = b'a';
 const OPEN_SPANS: u8 = b'k';
 /// Unsynced recordings: recording id → how many of its alignments are unsynced.
 const UNSYNCED: u8 = b'n';
+/// Recordings with a transcript: recording id → how many alignments it has.
+const ALIGNED: u8 = b'l';
 
 /// Merges per UTC day: `m` ‖ `YYYY-MM-DD` (the commit's `at`, which sorts as text) → u64.
 const MERGES: u8 = b'm';
@@ -75,6 +78,7 @@ const TOTAL_PAGES: &[u8] = b"pages";
 const TOTAL_UNCHECKED: &[u8] = b"unchecked";
 const TOTAL_MACHINE: &[u8] = b"machine";
 const TOTAL_UNSYNCED: &[u8] = b"unsynced";
+const TOTAL_ALIGNED: &[u8] = b"aligned";
 const TOTAL_FARBRENGENS: &[u8] = b"farbrengens";
 const TOTAL_WITH_RECORDING: &[u8] = b"with-recording";
 const TOTAL_WITH_TEXT: &[u8] = b"with-text";
@@ -260,6 +264,11 @@ impl Projection for Coverage {
         "coverage"
     }
 
+    /// 2: recordings with an alignment counted (`l`, `aligned`), for sync projects' progress.
+    fn version(&self) -> u32 {
+        2
+    }
+
     fn column_families(&self) -> &'static [&'static str] {
         &[CF]
     }
@@ -442,6 +451,7 @@ fn fold_alignments(
     let mut touched: BTreeSet<[u8; ID_LEN]> = changed.keys().copied().collect();
     touched.extend(open_spans.keys().copied());
     let mut recordings: BTreeMap<Vec<u8>, i64> = BTreeMap::new();
+    let mut aligned: BTreeMap<Vec<u8>, i64> = BTreeMap::new();
     for id in touched {
         let at = keys::key(&[&[ALIGNMENT], &id]);
         let before: Option<[u8; ID_LEN]> = ctx
@@ -457,6 +467,13 @@ fn fold_alignments(
             match after {
                 Some(recording) => ctx.put(CF, &at, &recording)?,
                 None => ctx.delete(CF, &at)?,
+            }
+            for (recording, sign) in [(before, -1), (after, 1)] {
+                if let Some(recording) = recording {
+                    *aligned
+                        .entry(keys::key(&[&[ALIGNED], &recording]))
+                        .or_default() += sign;
+                }
             }
         }
         let key = keys::key(&[&[OPEN_SPANS], &id]);
@@ -480,6 +497,10 @@ fn fold_alignments(
     for (_, old, new) in apply_deltas(ctx, recordings)? {
         let moved = i64::from(new > 0) - i64::from(old > 0);
         *totals.entry(total_key(TOTAL_UNSYNCED)).or_default() += moved;
+    }
+    for (_, old, new) in apply_deltas(ctx, aligned)? {
+        let moved = i64::from(new > 0) - i64::from(old > 0);
+        *totals.entry(total_key(TOTAL_ALIGNED)).or_default() += moved;
     }
     Ok(())
 }

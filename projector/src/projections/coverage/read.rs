@@ -4,7 +4,7 @@
 use catalog_schemas::Id;
 
 use super::{
-    BY_SET, BY_YEAR, CF, COUNTER, FARBRENGENS, GAPS, MERGES, PUBLICATIONS, TOTAL,
+    BY_SET, BY_YEAR, CF, COUNTER, FARBRENGENS, GAPS, MERGES, PUBLICATIONS, TOTAL, TOTAL_ALIGNED,
     TOTAL_FARBRENGENS, TOTAL_MACHINE, TOTAL_PAGES, TOTAL_PUBLICATIONS, TOTAL_UNCHECKED,
     TOTAL_UNSYNCED, TOTAL_WITH_RECORDING, TOTAL_WITH_SCAN, TOTAL_WITH_TEXT, UNSYNCED,
     WITH_RECORDING, WITH_SCAN, WITH_TEXT,
@@ -48,6 +48,8 @@ pub struct CoverageTotals {
     pub machine_pages: u64,
     /// Recordings with an alignment whose sync no person confirmed.
     pub unsynced_recordings: u64,
+    /// Recordings with any alignment.
+    pub aligned_recordings: u64,
 }
 
 /// A year with farbrengens lacking a recording.
@@ -133,6 +135,7 @@ impl ReadModels {
                 TOTAL_UNCHECKED => t.unchecked_pages = n,
                 TOTAL_MACHINE => t.machine_pages = n,
                 TOTAL_UNSYNCED => t.unsynced_recordings = n,
+                TOTAL_ALIGNED => t.aligned_recordings = n,
                 TOTAL_FARBRENGENS => t.counts.farbrengens = n,
                 TOTAL_WITH_RECORDING => t.counts.with_recording = n,
                 TOTAL_WITH_TEXT => t.counts.with_text = n,
@@ -164,14 +167,36 @@ impl ReadModels {
 
     /// The first `limit` unsynced recordings in id order.
     pub fn unsynced_recordings(&self, limit: usize) -> Result<Vec<Id>> {
+        Ok(self.unsynced_after(None, limit)?.0)
+    }
+
+    /// Up to `limit` unsynced recordings in id order after the position `after` (a previous
+    /// page's `next`), and the position to read on from when more may follow.
+    pub fn unsynced_after(
+        &self,
+        after: Option<&[u8]>,
+        limit: usize,
+    ) -> Result<(Vec<Id>, Option<Vec<u8>>)> {
         let mut out = Vec::new();
-        self.scan(CF, &[UNSYNCED], None, |rest, _| {
+        let mut more = false;
+        self.scan(CF, &[UNSYNCED], after, |rest, _| {
             if out.len() == limit {
+                more = true;
                 return Ok(false);
             }
             out.push(keys::id_from(rest)?);
             Ok(true)
         })?;
-        Ok(out)
+        let next = more
+            .then(|| out.last().map(|id| keys::id_bytes(*id).to_vec()))
+            .flatten();
+        Ok((out, next))
+    }
+
+    /// Whether `recording` has an alignment whose sync no person confirmed.
+    pub fn is_unsynced(&self, recording: Id) -> Result<bool> {
+        let db = self.db();
+        let key = keys::key(&[&[UNSYNCED], &keys::id_bytes(recording)]);
+        Ok(db.get_cf(crate::fold::cf(db, CF)?, key)?.is_some())
     }
 }

@@ -188,8 +188,50 @@ fn publications_pages_and_unsynced_recordings_are_counted() {
         (2, 1, 0)
     );
     assert_eq!(totals.unsynced_recordings, 0);
+    assert_eq!(totals.aligned_recordings, 1);
     assert!(t.rm.unsynced_recordings(10).unwrap().is_empty());
+    assert!(!t.rm.is_unsynced(rec).unwrap());
     assert_eq!(t.set(set).with_scan, 0);
+}
+
+#[test]
+fn unsynced_recordings_page_in_id_order_and_aligned_ones_are_counted() {
+    let mut t = Live::new();
+    let mut recordings: Vec<Id> = (0..5).map(|_| Id::random()).collect();
+    let mut changes = Vec::new();
+    let mut alignments = Vec::new();
+    for rec in &recordings {
+        let (alignment, span) = (Id::random(), Id::random());
+        alignments.push(alignment);
+        changes.push(put(alignment, "alignment", json!({"recording": rec.to_string(), "text": Id::random().to_string(), "granularity": "paragraph"})));
+        changes.push(put(span, "alignment-span", json!({"alignment": alignment.to_string(), "segment": Id::random().to_string(), "startMs": 0, "endMs": 1, "checked": false})));
+    }
+    // A second alignment of the first recording: still one recording aligned.
+    changes.push(put(Id::random(), "alignment", json!({"recording": recordings[0].to_string(), "text": Id::random().to_string(), "granularity": "word"})));
+    t.commit(changes);
+    recordings.sort();
+    let totals = t.rm.coverage_totals().unwrap();
+    assert_eq!(
+        (totals.aligned_recordings, totals.unsynced_recordings),
+        (5, 5)
+    );
+
+    let (first, next) = t.rm.unsynced_after(None, 2).unwrap();
+    assert_eq!(first, recordings[..2]);
+    let (second, next) = t.rm.unsynced_after(next.as_deref(), 2).unwrap();
+    assert_eq!(second, recordings[2..4]);
+    let (last, next) = t.rm.unsynced_after(next.as_deref(), 2).unwrap();
+    assert_eq!((last, next), (recordings[4..].to_vec(), None));
+    assert!(t.rm.is_unsynced(recordings[3]).unwrap());
+
+    // An alignment deleted takes its recording out of both counts.
+    let gone = alignments.remove(4);
+    t.commit(vec![delete(gone, "alignment")]);
+    let totals = t.rm.coverage_totals().unwrap();
+    assert_eq!(
+        (totals.aligned_recordings, totals.unsynced_recordings),
+        (4, 4)
+    );
 }
 
 #[test]
