@@ -274,7 +274,7 @@ async fn projects_are_checked_listed_and_read_with_progress() {
         json!({ "slug": "p-bad", "name": "n", "within": "5404" }),
         json!({ "slug": "p-bad", "name": "n", "missing": "recordings", "level": 1 }),
         json!({ "slug": "p-bad", "name": "n", "missing": "proofreading", "level": 3 }),
-        json!({ "slug": "p-bad", "name": "n", "missing": "sync" }),
+        json!({ "slug": "p-bad", "name": "n", "missing": "proofreading" }),
         json!({ "slug": "p-bad", "name": "n", "set": "nope" }),
         json!({ "slug": "p-bad", "name": "n", "surprise": true }),
     ] {

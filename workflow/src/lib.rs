@@ -176,9 +176,9 @@ pub use places::{
     MAX_PLACE_TITLE, MAX_PLACES, NewPlace, Place, PlaceKind, PlaceQuery,
 };
 pub use projects::{
-    Claimed, GapKind, HOLD_MILLIS, LEFT_SHOWN, MAX_GOAL_CHARS, MAX_NAME_CHARS, MAX_NEXT_WALK,
-    MAX_PROJECTS_PAGE, MAX_SLUG_CHARS, NewProject, Progress, Project, ProjectPage, ProjectRefusal,
-    ProjectSlug, ProjectStatus,
+    Claimed, DEFAULT_PROOFREADING_LEVEL, GapEntry, GapItem, GapKind, HOLD_MILLIS, LEFT_SHOWN,
+    MAX_GOAL_CHARS, MAX_NAME_CHARS, MAX_NEXT_WALK, MAX_PROJECTS_PAGE, MAX_SLUG_CHARS, NewProject,
+    Progress, Project, ProjectPage, ProjectRefusal, ProjectSlug, ProjectStatus,
 };
 pub use quotas::{
     BOT_DRAFT_ITEMS_FACTOR, MAX_COMMENTS_A_DAY, MAX_DRAFT_ITEMS, MAX_ISSUES_A_DAY, MAX_OPEN_DRAFTS,

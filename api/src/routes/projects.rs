@@ -3,10 +3,10 @@
 
 use axum::extract::State;
 use axum::http::{StatusCode, Uri};
-use catalog_projector::{Lookup, MissingEntry, MissingKind, StoredItem};
-use catalog_schemas::{DateKey, Id};
+use catalog_projector::{MissingEntry, MissingKind, StoredItem};
+use catalog_schemas::DateKey;
 use catalog_workflow::{
-    Claimed, GapKind, MAX_PROJECTS_PAGE, NewProject, Project, ProjectSlug, ProjectStatus,
+    Claimed, GapEntry, GapKind, MAX_PROJECTS_PAGE, NewProject, Project, ProjectSlug, ProjectStatus,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -55,6 +55,7 @@ struct MissingQuery {
 /// One item on the board.
 #[derive(Serialize, ToSchema)]
 struct MissingItemOut {
+    /// The item; for a page of a proofreading project, its scan.
     id: String,
     #[serde(rename = "type")]
     ty: String,
@@ -63,11 +64,18 @@ struct MissingItemOut {
     name: Option<Value>,
     /// Its date key, when it has one.
     date: Option<String>,
-    /// What it lacks: recording, text, scan or upstream-copy.
+    /// What it lacks: recording, text, scan or upstream-copy on the board; sync or
+    /// proofreading in projects on those gaps.
     lacks: &'static str,
+    /// A proofreading project's page (what `release` takes as `item`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    page: Option<u32>,
+    /// The proofreading level that page has now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    level: Option<u8>,
 }
 
-fn item_out(item: &StoredItem, date: Option<DateKey>, kind: MissingKind) -> MissingItemOut {
+fn item_out(item: &StoredItem, date: Option<DateKey>, lacks: &'static str) -> MissingItemOut {
     let data = serde_json::from_slice::<Value>(&item.json)
         .ok()
         .and_then(|mut v| v.get_mut("data").map(Value::take))
@@ -82,15 +90,35 @@ fn item_out(item: &StoredItem, date: Option<DateKey>, kind: MissingKind) -> Miss
         path: item.path.clone(),
         name,
         date,
-        lacks: kind.lacks(),
+        lacks,
+        page: None,
+        level: None,
     }
 }
 
 fn entries_out(entries: &[MissingEntry], kind: MissingKind) -> Vec<MissingItemOut> {
     entries
         .iter()
-        .map(|e| item_out(&e.item, e.date, kind))
+        .map(|e| item_out(&e.item, e.date, kind.lacks()))
         .collect()
+}
+
+/// What an item of a project's gap lacks, as entries say it.
+fn gap_lacks(gap: Option<GapKind>) -> &'static str {
+    match gap {
+        Some(GapKind::Recordings) | None => MissingKind::Recordings.lacks(),
+        Some(GapKind::Texts) => MissingKind::Texts.lacks(),
+        Some(GapKind::Sync) => "sync",
+        Some(GapKind::Proofreading) => "proofreading",
+    }
+}
+
+fn gap_entry_out(entry: &GapEntry, gap: Option<GapKind>) -> MissingItemOut {
+    MissingItemOut {
+        page: entry.page,
+        level: entry.level,
+        ..item_out(&entry.subject, entry.date, gap_lacks(gap))
+    }
 }
 
 #[derive(Serialize, ToSchema)]
@@ -332,12 +360,11 @@ async fn get_one(
     let (project, left) = state
         .workflow_call(move |wf| wf.project_with_left(&slug))
         .await?;
-    let kind = match project.missing {
-        Some(GapKind::Texts) => MissingKind::Texts,
-        _ => MissingKind::Recordings,
-    };
     Answer::json(&ProjectOut {
-        left: entries_out(&left, kind),
+        left: left
+            .iter()
+            .map(|e| gap_entry_out(e, project.missing))
+            .collect(),
         project,
     })
 }
@@ -373,17 +400,7 @@ async fn next(
             Ok((claimed, wf.project(&slug)?))
         })
         .await?;
-    let rm = state.read_models.clone();
-    let id = claimed.item;
-    let item: Lookup = crate::blocking(move || rm.item(id)).await?;
-    let kind = match project.and_then(|p| p.missing) {
-        Some(GapKind::Texts) => MissingKind::Texts,
-        _ => MissingKind::Recordings,
-    };
-    let item = match item {
-        Lookup::Found(item) => item_out(&item, None, kind),
-        _ => return Err(ApiError::NotFound(format!("item {} is gone", claimed.item))),
-    };
+    let item = gap_entry_out(&claimed.entry, project.and_then(|p| p.missing));
     Answer::written(
         &NextOut {
             project: claimed.project.to_string(),
@@ -398,7 +415,7 @@ async fn next(
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct ReleaseBody {
-    /// The item you hold.
+    /// The item you hold: its id, or in a proofreading project its page number.
     item: String,
 }
 
@@ -421,9 +438,8 @@ async fn release(
     Json(body): Json<ReleaseBody>,
 ) -> Result<Answer, ApiError> {
     let slug = slug(&raw)?;
-    let item: Id = extract::id("item", &body.item)?;
-    state
-        .workflow_call(move |wf| wf.release_project_item(&who, &slug, item))
+    let item = state
+        .workflow_call(move |wf| wf.release_project_item(&who, &slug, &body.item))
         .await?;
     Answer::written(
         &Released {

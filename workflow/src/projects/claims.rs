@@ -8,17 +8,18 @@
 //! expire behind it, and reads at most [`MAX_NEXT_WALK`] entries.
 
 use catalog_identity::{AccountId, Principal};
-use catalog_projector::MissingKind;
 use catalog_records::Timestamp;
-use catalog_schemas::{DateKey, Id};
+use catalog_schemas::Id;
 use serde::{Deserialize, Serialize};
 
+use super::gap::{Gap, GapEntry, GapItem};
 use super::{
     HOLD_MILLIS, MAX_NEXT_WALK, PROJECT_CLAIMS, ProjectRecord, ProjectRefusal, ProjectSlug,
     ProjectStatus,
 };
 use crate::error::Result;
 use crate::records::StoredRecord;
+use crate::scan_text::MAX_PAGE;
 use crate::service::Workflow;
 
 const BY_ITEM: u8 = b'i';
@@ -29,7 +30,9 @@ const WALK_PAGE: usize = 50;
 /// One hold, stored under both its item and its holder.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct ClaimRecord {
-    pub item: Id,
+    /// An id, or for a proofreading project a page number (claims made before pages could be
+    /// held read as ids, the same JSON).
+    pub item: GapItem,
     pub account: AccountId,
     pub until: Timestamp,
 }
@@ -39,25 +42,22 @@ impl StoredRecord for ClaimRecord {
 }
 
 /// What `next` hands out.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Claimed {
     pub project: ProjectSlug,
-    #[cfg_attr(feature = "utoipa", schema(value_type = String))]
-    pub item: Id,
+    /// The item held, as answers show it.
+    pub entry: GapEntry,
     /// When the hold ends, unless the item is released first.
-    #[cfg_attr(feature = "utoipa", schema(value_type = String))]
     pub until: Timestamp,
     /// True when the caller already held it (asked again within the hold).
     pub again: bool,
 }
 
-fn item_key(slug: &ProjectSlug, item: Id) -> Vec<u8> {
+fn item_key(slug: &ProjectSlug, item: GapItem) -> Vec<u8> {
     let mut key = vec![BY_ITEM];
     key.extend_from_slice(slug.as_str().as_bytes());
     key.push(0);
-    key.extend_from_slice(&item.to_bytes());
+    key.extend_from_slice(&item.key_bytes());
     key
 }
 
@@ -87,18 +87,20 @@ impl Workflow {
             }
             .into());
         }
-        let Some((kind, within)) = record.board() else {
+        let Some(gap) = record.gap() else {
             return Err(ProjectRefusal::NoGap(slug.as_str().to_owned()).into());
         };
         let now = self.now();
-        let rm = &self.inner.read_models;
         let mut batch = self.kv().batch();
         let mine = account_key(slug, principal.account);
         if let Some(held) = self.kv().get::<ClaimRecord>(&mine)? {
-            if held.until > now && rm.is_missing(kind, held.item)? {
+            if held.until > now
+                && self.gap_lacks(&gap, held.item)?
+                && let Some(entry) = self.gap_entries(&gap, &[held.item])?.pop()
+            {
                 return Ok(Claimed {
                     project: slug.clone(),
-                    item: held.item,
+                    entry,
                     until: held.until,
                     again: true,
                 });
@@ -108,9 +110,16 @@ impl Workflow {
             batch.delete(PROJECT_CLAIMS, &item_key(slug, held.item))?;
         }
 
-        let Some((item, position)) = self.walk(&record, kind, within.as_ref(), principal, now)?
-        else {
-            if rm.missing_counts_within(kind, within.as_ref())?.missing == 0 {
+        let found = self.walk(&record, &gap, principal, now)?;
+        let found = match found {
+            Some((item, position)) => self
+                .gap_entries(&gap, &[item])?
+                .pop()
+                .map(|entry| (entry, position)),
+            None => None,
+        };
+        let Some((entry, position)) = found else {
+            if self.gap_counts(&gap)?.missing == 0 {
                 // Nothing left at all: the project is done.
                 self.set_status(&mut batch, &mut record, ProjectStatus::Merged)?;
                 self.kv().write(batch)?;
@@ -127,6 +136,7 @@ impl Workflow {
             .into());
         };
         // An expired hold of someone else's on this item goes with the new one.
+        let item = entry.item;
         let at_item = item_key(slug, item);
         if let Some(old) = self.kv().get::<ClaimRecord>(&at_item)? {
             batch.delete(PROJECT_CLAIMS, &account_key(slug, old.account))?;
@@ -143,7 +153,7 @@ impl Workflow {
         self.kv().write(batch)?;
         Ok(Claimed {
             project: slug.clone(),
-            item,
+            entry,
             until: claim.until,
             again: false,
         })
@@ -154,30 +164,28 @@ impl Workflow {
     fn walk(
         &self,
         record: &ProjectRecord,
-        kind: MissingKind,
-        within: Option<&DateKey>,
+        gap: &Gap,
         principal: &Principal,
         now: Timestamp,
-    ) -> Result<Option<(Id, Vec<u8>)>> {
-        let rm = &self.inner.read_models;
+    ) -> Result<Option<(GapItem, Vec<u8>)>> {
         let start = record.cursor.clone();
         let mut after = start.clone();
         let mut wrapped = start.is_none();
         let mut walked = 0;
         while walked < MAX_NEXT_WALK {
             let want = WALK_PAGE.min(MAX_NEXT_WALK - walked);
-            let (entries, next) = rm.missing(kind, within, after.as_deref(), want)?;
-            for entry in entries {
+            let (entries, next) = self.gap_page(gap, after.as_deref(), want)?;
+            for (item, position) in entries {
                 walked += 1;
-                if wrapped && start.as_ref().is_some_and(|s| entry.position > *s) {
+                if wrapped && start.as_ref().is_some_and(|s| position > *s) {
                     return Ok(None);
                 }
                 let held = self
                     .kv()
-                    .get::<ClaimRecord>(&item_key(&record.slug, entry.item.id))?
+                    .get::<ClaimRecord>(&item_key(&record.slug, item))?
                     .is_some_and(|c| c.until > now && c.account != principal.account);
                 if !held {
-                    return Ok(Some((entry.item.id, entry.position)));
+                    return Ok(Some((item, position)));
                 }
             }
             match next {
@@ -192,22 +200,25 @@ impl Workflow {
         Ok(None)
     }
 
-    /// Lets go of the caller's hold on `item`; `409` when they do not hold it (now).
+    /// Lets go of the caller's hold on `item` (an id, or a page number in a proofreading
+    /// project); `400` when it is neither as the project's gap wants it, `409` when they do not
+    /// hold it (now). Answers the item let go.
     pub fn release_project_item(
         &self,
         principal: &Principal,
         slug: &ProjectSlug,
-        item: Id,
-    ) -> Result<()> {
+        item: &str,
+    ) -> Result<GapItem> {
         let _lock = self.registry_lock();
-        self.require_project(slug)?;
+        let record = self.require_project(slug)?;
+        let item = gap_item(&record, item)?;
         let at_item = item_key(slug, item);
         let held = self.kv().get::<ClaimRecord>(&at_item)?;
         let now = self.now();
         if !held.is_some_and(|c| c.account == principal.account && c.until > now) {
             return Err(ProjectRefusal::NotHeld {
                 slug: slug.as_str().to_owned(),
-                item,
+                item: item.to_string(),
             }
             .into());
         }
@@ -215,19 +226,38 @@ impl Workflow {
         batch.delete(PROJECT_CLAIMS, &at_item)?;
         batch.delete(PROJECT_CLAIMS, &account_key(slug, principal.account))?;
         self.kv().write(batch)?;
-        Ok(())
+        Ok(item)
     }
 
-    /// How many people hold an item of the project now (one hold a person a project, so this
-    /// reads as many entries as people have asked for an item).
-    pub(crate) fn holds_standing(&self, slug: &ProjectSlug) -> Result<u64> {
+    /// How many people hold an item of the project now that still lacks (one hold a person a
+    /// project, so this reads as many entries as people have asked for an item).
+    pub(crate) fn holds_standing(&self, slug: &ProjectSlug, gap: &Gap) -> Result<u64> {
         let now = self.now();
-        let held = self
+        let items: Vec<GapItem> = self
             .kv()
             .scan_prefix::<ClaimRecord>(&account_prefix(slug))?
             .into_iter()
             .filter(|(_, c)| c.until > now)
-            .count();
-        Ok(held as u64)
+            .map(|(_, c)| c.item)
+            .collect();
+        Ok(self.gap_lacking(gap, &items)? as u64)
     }
+}
+
+/// Reads `raw` as an item of the project's gap: a page number (1 to the highest page a scan may
+/// have) for proofreading, an item id otherwise.
+fn gap_item(record: &ProjectRecord, raw: &str) -> Result<GapItem> {
+    let bad = |want: &'static str| ProjectRefusal::BadItem {
+        item: raw.to_owned(),
+        want,
+    };
+    if matches!(record.gap(), Some(Gap::Proofreading { .. })) {
+        return match raw.parse::<u32>() {
+            Ok(page) if (1..=MAX_PAGE).contains(&page) => Ok(GapItem::Page(page)),
+            _ => Err(bad("a page number of the project's scan").into()),
+        };
+    }
+    Id::parse(raw)
+        .map(GapItem::Item)
+        .map_err(|_| bad("an item id").into())
 }

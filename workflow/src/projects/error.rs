@@ -29,9 +29,10 @@ pub enum ProjectRefusal {
     },
     #[error("level: say 1 or 2, not {0}")]
     BadLevel(u8),
-    /// A gap whose items no index lists yet: refused rather than found by scanning.
-    #[error("missing {0}: no index lists that gap yet, so no project can be opened on it")]
-    GapNotIndexed(&'static str),
+    #[error("scan: a proofreading project names the scan whose pages it reads")]
+    NeedsScan,
+    #[error("item {}: give {want}", catalog_schemas::quote(item))]
+    BadItem { item: String, want: &'static str },
     #[error("no project {}", catalog_schemas::quote(.0))]
     NoProject(String),
     #[error("slug {}: a project has it already", catalog_schemas::quote(.0))]
@@ -52,7 +53,7 @@ pub enum ProjectRefusal {
         "item: you do not hold {item} in project {}",
         catalog_schemas::quote(slug)
     )]
-    NotHeld { slug: String, item: Id },
+    NotHeld { slug: String, item: String },
     #[error(
         "@{who} may not close project {}: its creator, keepers of its set and stewards may",
         catalog_schemas::quote(slug)
@@ -72,7 +73,8 @@ impl ProjectRefusal {
             | R::BadWithin(_)
             | R::OnlyWith { .. }
             | R::BadLevel(_)
-            | R::GapNotIndexed(_) => UserClass::BadRequest,
+            | R::NeedsScan
+            | R::BadItem { .. } => UserClass::BadRequest,
             R::NoProject(_) => UserClass::NotFound,
             R::SlugTaken(_)
             | R::NotOpen { .. }

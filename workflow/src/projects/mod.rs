@@ -8,24 +8,26 @@
 //! - `wf_project_claims`: `i` slug 0 item → [`ClaimRecord`] (who holds an item) and `a` slug 0
 //!   account → [`ClaimRecord`] (what a person holds; one item a person a project).
 //!
-//! Which gaps a project can be opened on: `recordings` and `texts` (optionally `within` a year
-//! or a month) read the projector's `missing` index. `sync` and `proofreading` are refused with
-//! `400` until an index lists their items (`docs/decisions.md`, "Projects"). `merged` is when the
-//! gap is empty: the `next` that finds nothing left marks the project merged.
+//! Which gaps a project can be opened on, and where each is read from, is `gap`'s business:
+//! the Missing board's `recordings` and `texts` (optionally `within` a year or a month),
+//! unsynced recordings (`sync`) and a scan's pages below a level (`proofreading`). `merged` is
+//! when the gap is empty: the `next` that finds nothing left marks the project merged.
 //!
 //! Layout:
 //! - `error`: [`ProjectRefusal`].
+//! - `gap`: the gap kinds' readers: a page from a position, whether an item still lacks, counts.
 //! - `claims`: `next` and `release`.
 //! - this file: the slug, the stored record, create, read, list and close.
 
 mod claims;
 mod error;
+mod gap;
 #[cfg(test)]
 mod tests;
 
 use std::fmt;
 
-use catalog_projector::{Lookup, MissingKind};
+use catalog_projector::Lookup;
 use catalog_schemas::{DateKey, Id, ItemType};
 use serde::{Deserialize, Serialize};
 
@@ -40,6 +42,7 @@ use catalog_records::Timestamp;
 
 pub use claims::Claimed;
 pub use error::ProjectRefusal;
+pub use gap::{DEFAULT_PROOFREADING_LEVEL, GapEntry, GapItem};
 
 pub(crate) const PROJECTS: &str = "wf_projects";
 pub(crate) const PROJECT_STATUS: &str = "wf_project_status";
@@ -147,7 +150,7 @@ pub enum GapKind {
 }
 
 impl GapKind {
-    fn as_str(self) -> &'static str {
+    pub fn as_str(self) -> &'static str {
         match self {
             GapKind::Recordings => "recordings",
             GapKind::Texts => "texts",
@@ -193,19 +196,6 @@ pub(crate) struct ProjectRecord {
 
 impl StoredRecord for ProjectRecord {
     const CF: &'static str = PROJECTS;
-}
-
-impl ProjectRecord {
-    /// The board and range the gap is read from.
-    pub(crate) fn board(&self) -> Option<(MissingKind, Option<DateKey>)> {
-        let kind = match self.missing? {
-            GapKind::Recordings => MissingKind::Recordings,
-            GapKind::Texts => MissingKind::Texts,
-            GapKind::Sync | GapKind::Proofreading => return None,
-        };
-        let within = self.within.as_deref().and_then(|w| DateKey::parse(w).ok());
-        Some((kind, within))
-    }
 }
 
 /// How far a project is: of the `total` items its gap looked at, `done` no longer lack, `held`
@@ -306,8 +296,8 @@ impl Workflow {
                 return Err(ProjectRefusal::BadLevel(level).into());
             }
         }
-        if let Some(gap @ (GapKind::Sync | GapKind::Proofreading)) = new.missing {
-            return Err(ProjectRefusal::GapNotIndexed(gap.as_str()).into());
+        if proofreading && new.scan.is_none() {
+            return Err(ProjectRefusal::NeedsScan.into());
         }
         let record = ProjectRecord {
             slug: slug.clone(),
@@ -346,17 +336,17 @@ impl Workflow {
 
     /// A project and the first items its gap has left (each with its date key), for
     /// `GET /v1/projects/{slug}`.
-    pub fn project_with_left(
-        &self,
-        slug: &ProjectSlug,
-    ) -> Result<(Project, Vec<catalog_projector::MissingEntry>)> {
+    pub fn project_with_left(&self, slug: &ProjectSlug) -> Result<(Project, Vec<GapEntry>)> {
         let record = self.require_project(slug)?;
-        let left = match record.board() {
-            Some((kind, within)) => {
-                self.inner
-                    .read_models
-                    .missing(kind, within.as_ref(), None, LEFT_SHOWN)?
+        let left = match record.gap() {
+            Some(gap) => {
+                let items: Vec<GapItem> = self
+                    .gap_page(&gap, None, LEFT_SHOWN)?
                     .0
+                    .into_iter()
+                    .map(|(item, _)| item)
+                    .collect();
+                self.gap_entries(&gap, &items)?
             }
             None => Vec::new(),
         };
@@ -494,17 +484,14 @@ impl Workflow {
         })
     }
 
-    /// The board's counters for the gap (two point reads) and the holds now standing (one
-    /// entry per person holding an item of this project).
+    /// The gap's counters (a few point reads) and the holds now standing (one entry per person
+    /// holding an item of this project).
     fn progress(&self, record: &ProjectRecord) -> Result<Progress> {
-        let Some((kind, within)) = record.board() else {
+        let Some(gap) = record.gap() else {
             return Ok(Progress::default());
         };
-        let counts = self
-            .inner
-            .read_models
-            .missing_counts_within(kind, within.as_ref())?;
-        let held = self.holds_standing(&record.slug)?;
+        let counts = self.gap_counts(&gap)?;
+        let held = self.holds_standing(&record.slug, &gap)?;
         Ok(Progress {
             total: counts.total,
             done: counts.total.saturating_sub(counts.missing),

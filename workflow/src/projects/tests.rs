@@ -28,6 +28,14 @@ fn open(w: &World, slug: &str, within: Option<&str>) -> Project {
         .unwrap()
 }
 
+/// The id a board project handed out.
+fn id(claimed: &Claimed) -> Id {
+    match claimed.entry.item {
+        GapItem::Item(id) => id,
+        GapItem::Page(page) => panic!("a page ({page}) where an item was expected"),
+    }
+}
+
 fn slug(s: &str) -> ProjectSlug {
     ProjectSlug::parse(s).unwrap()
 }
@@ -44,13 +52,13 @@ fn a_hold_lasts_four_hours_then_the_item_is_free_again() {
     open(&w, "rec", Some("5785"));
     let wf = &w.h.wf;
     let first = wf.next_project_item(&w.editor, &slug("rec")).unwrap();
-    assert!(events.contains(&first.item));
+    assert!(events.contains(&id(&first)));
     assert!(!first.again);
     // The same caller gets their item back; another gets the other one.
     let again = wf.next_project_item(&w.editor, &slug("rec")).unwrap();
-    assert_eq!((again.item, again.again), (first.item, true));
+    assert_eq!((id(&again), again.again), (id(&first), true));
     let second = wf.next_project_item(&w.keeper, &slug("rec")).unwrap();
-    assert_ne!(second.item, first.item);
+    assert_ne!(id(&second), id(&first));
     assert_eq!(
         class(wf.next_project_item(&w.steward, &slug("rec"))),
         Some(UserClass::State)
@@ -74,15 +82,15 @@ fn a_hold_lasts_four_hours_then_the_item_is_free_again() {
     );
     w.h.clock.advance_millis(1);
     let freed = wf.next_project_item(&w.steward, &slug("rec")).unwrap();
-    assert!(events.contains(&freed.item));
+    assert!(events.contains(&id(&freed)));
     // The editor's hold ran out: releasing it is refused, and asking again hands a free item.
     assert_eq!(
-        class(wf.release_project_item(&w.editor, &slug("rec"), first.item)),
+        class(wf.release_project_item(&w.editor, &slug("rec"), &first.entry.item.to_string())),
         Some(UserClass::State)
     );
     let after = wf.next_project_item(&w.editor, &slug("rec")).unwrap();
     assert!(!after.again);
-    assert_ne!(after.item, freed.item);
+    assert_ne!(id(&after), id(&freed));
 }
 
 #[test]
@@ -97,15 +105,15 @@ fn release_close_and_the_gap_running_out() {
     open(&w, "one", Some("5786-01"));
     let wf = &w.h.wf;
     let got = wf.next_project_item(&w.keeper, &slug("one")).unwrap();
-    assert_eq!(got.item, events[0]);
+    assert_eq!(id(&got), events[0]);
     assert_eq!(
-        class(wf.release_project_item(&w.editor, &slug("one"), got.item)),
+        class(wf.release_project_item(&w.editor, &slug("one"), &got.entry.item.to_string())),
         Some(UserClass::State)
     );
-    wf.release_project_item(&w.keeper, &slug("one"), got.item)
+    wf.release_project_item(&w.keeper, &slug("one"), &got.entry.item.to_string())
         .unwrap();
     assert_eq!(
-        wf.next_project_item(&w.editor, &slug("one")).unwrap().item,
+        id(&wf.next_project_item(&w.editor, &slug("one")).unwrap()),
         events[0]
     );
 
@@ -204,7 +212,8 @@ fn bad_projects_are_refused_before_anything_is_written() {
             ..base()
         },
         NewProject {
-            missing: Some(GapKind::Sync),
+            // A proofreading project names its scan.
+            missing: Some(GapKind::Proofreading),
             ..base()
         },
         NewProject {
@@ -307,7 +316,15 @@ mod golden {
         check(
             "wf_project_claims-v1.record",
             &ClaimRecord {
-                item: Id::parse("cat-0000-0003").unwrap(),
+                item: GapItem::Item(Id::parse("cat-0000-0003").unwrap()),
+                account: AccountId(7),
+                until: at(HOLD_MILLIS),
+            },
+        );
+        check(
+            "wf_project_claims-v1-page.record",
+            &ClaimRecord {
+                item: GapItem::Page(12),
                 account: AccountId(7),
                 until: at(HOLD_MILLIS),
             },

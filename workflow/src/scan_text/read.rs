@@ -222,7 +222,7 @@ impl Workflow {
 
     /// How many pages the scan has: its `pages`, its page labels, or its text's last page,
     /// whichever is most (at most [`MAX_PAGE`]).
-    fn scan_pages(&self, text: &ScanText) -> Result<u32> {
+    pub(crate) fn scan_pages(&self, text: &ScanText) -> Result<u32> {
         let data = &text.scan.data;
         let stated = data.get("pages").and_then(Value::as_u64).unwrap_or(0);
         let labels = data
