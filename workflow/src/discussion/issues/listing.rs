@@ -337,7 +337,7 @@ impl Workflow {
         match viewer {
             Some(p) if p.steward => {}
             Some(_) if scopes.len() == 1 && scopes[0] == lists::ALL => {
-                examine(&[lists::PRIVATE.to_string()], true)?
+                examine(&[lists::PRIVATE.to_string()], true)?;
             }
             // An author's list: their private issues are few, and only some readers see them.
             Some(_) => examine(scopes, true)?,
