@@ -8,6 +8,7 @@ mod common;
 
 use std::sync::OnceLock;
 
+use catalog_workflow::{MAX_FORMER_HANDLES, MAX_HANDLE_ENTRIES, MAX_THREAD_PEOPLE};
 use common::flow::{Put, approve, create, propose};
 use common::http::{Api, enc};
 use common::openapi::documented;
@@ -44,9 +45,27 @@ fn s() -> &'static Shared {
             );
             extra.insert("named-handle".into(), named);
             extra.insert("named-word".into(), word);
+            // The handle-prefix cap: `edge-first`, eighteen `edge-aNN` to be renamed ten times
+            // each, then `edge-target`, all under one prefix, named without it.
+            let edge = common::unique("hk");
+            let mut add = |role: String, handle: String| {
+                dir.cli_ok(&["account", "add", &handle, "--name", "Edge Person"], None);
+                extra.insert(format!("{role}-handle"), handle);
+            };
+            add("edge-first".into(), format!("{edge}0a"));
+            for k in 0..EDGE_RENAMED {
+                add(format!("edge-a{k:02}"), format!("{edge}a{k:02}r0"));
+            }
+            add("edge-target".into(), format!("{edge}t"));
+            extra.insert("edge-prefix".into(), edge);
+            // The thread cap: the 500th and the 501st comment of a conversation.
+            dir.add_people(extra, &["threader", "c500", "c501"]);
         })
     })
 }
+
+/// Accounts renamed to the most handles they may leave behind, for the handle-prefix cap.
+const EDGE_RENAMED: usize = 18;
 
 fn handle(role: &str) -> String {
     s().handle(role)
@@ -228,6 +247,108 @@ async fn limits_and_unknown_parameters_are_refused() {
     anon.get("/v1/people/not%20a%20handle")
         .await
         .expect_error(400, "bad-request");
+}
+
+#[tokio::test]
+async fn a_handle_prefix_search_examines_two_hundred_handle_keys() {
+    assert_eq!(
+        1 + EDGE_RENAMED * (MAX_FORMER_HANDLES + 1),
+        MAX_HANDLE_ENTRIES - 1,
+        "the keys before the target's"
+    );
+    let steward = s().steward();
+    let prefix = s().extra["edge-prefix"].clone();
+    // Eighteen people with eleven handles each (ten left behind): 198 keys, after the one of
+    // `edge-first` and before `edge-target`'s.
+    for k in 0..EDGE_RENAMED {
+        let base = handle(&format!("edge-a{k:02}"));
+        let base = base.strip_suffix("r0").expect("a first handle");
+        for j in 0..MAX_FORMER_HANDLES {
+            steward
+                .post(
+                    &format!("/v1/admin/accounts/{base}r{j}/rename"),
+                    &json!({ "handle": format!("{base}r{}", j + 1) }),
+                )
+                .await
+                .expect(200);
+        }
+    }
+    let search = format!("/v1/people?q={}&limit=20", enc(&prefix));
+    let target = handle("edge-target");
+    // 199 keys before it: the target's is the 200th examined.
+    let found = handles(&s().anon().get_json(&search).await);
+    assert_eq!(found.len(), 20, "{found:?}");
+    assert_eq!(found.last(), Some(&target), "{found:?}");
+    assert_eq!(found[0], handle("edge-first"));
+    // One key more before it (`edge-first` renamed): the target's is the 201st, not examined.
+    let first = handle("edge-first");
+    let moved = format!("{prefix}0b");
+    steward
+        .post(
+            &format!("/v1/admin/accounts/{first}/rename"),
+            &json!({ "handle": moved }),
+        )
+        .await
+        .expect(200);
+    let found = handles(&s().anon().get_json(&search).await);
+    assert_eq!(found.len(), 19, "{found:?}");
+    assert!(!found.contains(&target), "{found:?}");
+    assert_eq!(
+        found[0], moved,
+        "found by either handle, shown by the one now"
+    );
+    // A narrower prefix reaches it at once.
+    let narrow = handles(
+        &s().anon()
+            .get_json(&format!("/v1/people?q={}", enc(&target)))
+            .await,
+    );
+    assert_eq!(narrow, vec![target]);
+}
+
+#[tokio::test]
+async fn a_conversations_people_are_read_from_its_first_500_comments() {
+    let author = s().token("threader");
+    let (sid, _) = propose(&author, "a long conversation", &[topic(json!([]))]).await;
+    let path = format!("/v1/suggestions/{sid}/comments");
+    // The steward (whom the daily comment quota does not hold) writes the first 499.
+    let steward = s().steward();
+    for n in 1..MAX_THREAD_PEOPLE {
+        steward
+            .post(&path, &json!({ "body": format!("comment {n}") }))
+            .await
+            .expect(201);
+    }
+    for who in ["c500", "c501"] {
+        s().token(who)
+            .post(&path, &json!({ "body": format!("I am {who}") }))
+            .await
+            .expect(201);
+    }
+    let people = handles(
+        &s().anon()
+            .get_json(&format!("/v1/people?thread=changeset:{sid}&limit=20"))
+            .await,
+    );
+    assert_eq!(
+        people,
+        vec![
+            handle("threader"),
+            s().steward_handle.clone(),
+            handle("c500")
+        ],
+        "the 500th comment's author is read, the 501st's is not"
+    );
+    // Asked for by handle, the 501st's author is still found, after the thread's people.
+    let asked = handles(
+        &s().anon()
+            .get_json(&format!(
+                "/v1/people?thread=changeset:{sid}&q={}",
+                enc(&handle("c501"))
+            ))
+            .await,
+    );
+    assert_eq!(asked, vec![handle("c501")]);
 }
 
 async fn counts(api: &Api, who: &str) -> Value {

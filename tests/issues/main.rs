@@ -10,7 +10,8 @@
 //! - `lists.rs` — the issue list and the thread search.
 //! - `fixes.rs` — `Fixes #N` on merge and on withdrawal.
 //! - `triage.rs` — labels, assignees, visibility, editing, comments, templates, the list's label,
-//!   set and assignee filters, and a set's reports for its keepers.
+//!   set and assignee filters (a renamed assignee found under every handle they held), and a
+//!   set's reports for its keepers.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -40,7 +41,7 @@ pub(crate) fn s() -> &'static Shared {
             extra.insert("examiner".into(), dir.person(&examiner, true));
             extra.insert("examiner-handle".into(), examiner);
             dir.add_reader(extra);
-            dir.add_people(extra, &["assigned", "curator", "watcher"]);
+            dir.add_people(extra, &["assigned", "curator", "watcher", "mover"]);
             dir.add_trusted(extra, "labeler");
         })
     })

@@ -6,8 +6,9 @@
 use reqwest::Method;
 use serde_json::{Value, json};
 
+use crate::common;
 use crate::common::http::{Api, Reply, enc};
-use crate::{handle, kept_topic, number, numbers, open, s};
+use crate::{counts, handle, kept_topic, number, numbers, open, s};
 
 async fn put(api: &Api, path: &str, body: Value) -> Reply {
     api.send(
@@ -544,4 +545,87 @@ async fn keepers_read_and_close_their_sets_reports() {
         .get_json(&format!("/v1/issues?state=all&set={set}"))
         .await;
     assert_eq!(numbers(&by_set), [n]);
+}
+
+#[tokio::test]
+async fn the_assignee_filter_finds_a_renamed_person_under_every_handle_they_held() {
+    let mover = s().token("mover");
+    let old = handle("mover");
+    let first = number(&open(&mover, json!({ "title": "assigned before" })).await);
+    put(
+        &mover,
+        &format!("/v1/issues/{first}/assignees"),
+        json!({ "assignees": [old] }),
+    )
+    .await
+    .expect(200);
+    let new = common::unique("moved");
+    s().steward()
+        .post(
+            &format!("/v1/admin/accounts/{old}/rename"),
+            &json!({ "handle": new }),
+        )
+        .await
+        .expect(200);
+    let second = number(&open(&mover, json!({ "title": "assigned after" })).await);
+    let assigned = put(
+        &mover,
+        &format!("/v1/issues/{second}/assignees"),
+        json!({ "assignees": [new, old] }),
+    )
+    .await
+    .expect(200)
+    .json();
+    assert_eq!(
+        assigned["assignees"],
+        json!([new]),
+        "two handles of one person are one assignee, by the handle they have now"
+    );
+    // The first still holds the old handle, as stored then.
+    let stored = s().anon().get_json(&format!("/v1/issues/{first}")).await;
+    assert_eq!(stored["issue"]["assignees"], json!([old]), "{stored}");
+
+    let anon = s().anon();
+    for who in [&new, &old] {
+        let list = anon
+            .get_json(&format!("/v1/issues?assignee={}", enc(who)))
+            .await;
+        assert_eq!(numbers(&list), [second, first], "assignee={who}");
+        assert_eq!(counts(&list), (2, 0), "assignee={who}");
+        // With another filter the counts are examined over both handles' scopes.
+        let worded = anon
+            .get_json(&format!("/v1/issues?assignee={}&q=assigned", enc(who)))
+            .await;
+        assert_eq!(numbers(&worded), [second, first], "assignee={who}&q=");
+        assert_eq!(counts(&worded), (2, 0), "assignee={who}&q=");
+        // The cursor goes on from one handle's issues to the other's.
+        let page = anon
+            .get(&format!("/v1/issues?assignee={}&limit=1", enc(who)))
+            .await
+            .expect(200);
+        assert_eq!(numbers(&page.json()), [second]);
+        let cursor = page.next_cursor().expect("a second page");
+        let rest = anon
+            .get(&format!(
+                "/v1/issues?assignee={}&limit=1&cursor={cursor}",
+                enc(who)
+            ))
+            .await
+            .expect(200);
+        assert_eq!(numbers(&rest.json()), [first], "assignee={who}, page 2");
+        assert!(rest.next_cursor().is_none());
+    }
+    // Closed, the first moves from the open count to the closed one under either handle.
+    mover
+        .post(
+            &format!("/v1/issues/{first}/state"),
+            &json!({ "state": "completed" }),
+        )
+        .await
+        .expect(200);
+    let closed = anon
+        .get_json(&format!("/v1/issues?assignee={}&state=closed", enc(&new)))
+        .await;
+    assert_eq!(numbers(&closed), [first]);
+    assert_eq!(counts(&closed), (1, 1));
 }

@@ -133,7 +133,9 @@ impl Workflow {
                 )
             };
             batch.put(&s.id.key(), &SuggestionRecord::from(&s))?;
-            lists::reindex_suggestion(&mut batch, &mut deltas, None, &s)?;
+            lists::reindex_suggestion(&mut batch, &mut deltas, None, &s, || {
+                Ok(vec![reviewer.handle.clone()])
+            })?;
             threads::index(&mut batch, s.number, ThreadRef::suggestion(s.id))?;
             let request = ReviewRequest {
                 handle: reviewer.handle.clone(),
@@ -144,11 +146,6 @@ impl Workflow {
             };
             let key = [&s.id.key()[..], reviewer.handle.as_str().as_bytes()].concat();
             batch.put(&key, &ReviewRequestRecord::from(&request))?;
-            batch.put_raw(
-                lists::SUGGESTION_LISTS,
-                &lists::reviewer_entry(reviewer.handle.as_str(), s.id.0),
-                &[],
-            )?;
             pending += 1;
             if pending == PER_BATCH {
                 kv.write(std::mem::replace(&mut batch, kv.batch()))?;

@@ -14,7 +14,8 @@
 //!
 //! A page is one seek into the list indexes (`crate::lists`), and its counts are counters kept
 //! with them; filters without an index of their own are checked on the record, over a bounded
-//! examination ([`EXAMINE_LIMIT`]).
+//! examination ([`EXAMINE_LIMIT`]). The reviewer index has state classes like the author's, so
+//! `state=open&reviewer=` is one seek too.
 
 use crate::error::Result;
 use crate::lists::{self, EXAMINE_LIMIT, SUGGESTION_COUNTS, SUGGESTION_LISTS, Step, Stop};
@@ -199,18 +200,18 @@ impl Workflow {
         };
         match (&people.authors, &people.reviewers) {
             (Some(authors), _) => (scopes(authors, lists::author_scope), class),
-            // Reviewer entries carry no class: the state is checked on the record.
-            (None, Some(reviewers)) => (
-                scopes(reviewers, lists::reviewer_scope),
-                class.map(|_| lists::ANY),
-            ),
+            (None, Some(reviewers)) => (scopes(reviewers, lists::reviewer_scope), class),
             (None, None) => (vec![lists::ALL.to_string()], class),
         }
     }
 
     /// The open and closed counts of what the author, reviewer and word filters admit: read
-    /// from counters with no filter or only an author; otherwise counted over the newest
-    /// [`EXAMINE_LIMIT`] entries of the narrowest index.
+    /// from counters with no filter, only an author, or only a reviewer who held one handle;
+    /// otherwise counted over the newest [`EXAMINE_LIMIT`] entries of the narrowest index.
+    ///
+    /// A reviewer's handles' counters are not summed: a person may be listed under two of their
+    /// handles for one suggestion (asked under the old one, reviewing under the new), and the
+    /// examination counts each suggestion once.
     fn suggestion_counts(&self, filter: &ListFilter, people: &Named) -> Result<StateCounts> {
         let counted = |scope: &str| -> Result<StateCounts> {
             Ok(StateCounts {
@@ -239,6 +240,12 @@ impl Workflow {
                 }
                 None => counted(lists::ALL),
             };
+        }
+        if filter.author.is_none()
+            && filter.words.is_empty()
+            && let Some([reviewer]) = people.reviewers.as_deref()
+        {
+            return counted(&lists::reviewer_scope(reviewer.as_str()));
         }
         let all = ListFilter {
             state: StateFilter::All,

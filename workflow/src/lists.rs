@@ -6,7 +6,8 @@
 //!
 //! - `wf_suggestion_lists`: every suggestion but drafts, under the scope `all` and `author/<handle>`
 //!   in the classes `a` (any state), `o` (open, sent back) and `c` (merged, withdrawn); and under
-//!   `reviewer/<handle>` (class `a`) for everyone who reviewed it or was asked to.
+//!   `reviewer/<handle>` for everyone who reviewed it or is asked to, in class `a` (drafts too)
+//!   and, once it is not a draft, in `o` or `c`, moved with its state like the others.
 //! - `wf_issue_lists`: every issue under `all`, `author/<account id>`, `type/<kind>`,
 //!   `entity/<id>`, `set/<id>`, `label/<name>` for each label, `assignee/<handle>` for each
 //!   assignee or `unassigned`, and, when private, `private`, in the classes `a`, `o` and `c`. A
@@ -14,15 +15,17 @@
 //!   each record.
 //! - `wf_references`: `#N` mentioned in a suggestion's description (drafts left out): `N ‖ !id`.
 //!
-//! Entries are written in the batch that writes the record, so the index never lags it. A
-//! reviewer entry may outlive its reason (a request taken back): readers check every candidate
-//! on its record, so an index only has to hold a superset of what it names.
+//! Entries are written in the batch that writes the record, so the index never lags it. The
+//! reviewer entries name exactly the pairs of a handle and a suggestion that a review request or
+//! a review records (a request taken back, or answered under another handle of the same person,
+//! takes its entries off unless that handle reviewed): their counters count on them. Readers
+//! still check every candidate on its record.
 //!
 //! The open and closed counts (and, for suggestions, the merged among the closed: class `m`, a
 //! counter without entries) are counters (`wf_counters`) moved in the same batch as the state
 //! change, per scope, so a count is a read, never a recount. Lists whose filters have no counter
-//! (words, reviewer, kind, item, several filters at once) count by a bounded examination instead
-//! (see [`EXAMINE_LIMIT`]).
+//! (words, kind, item, several filters at once) count by a bounded examination instead (see
+//! [`EXAMINE_LIMIT`]).
 //!
 //! Stores made before the indexes are indexed once on open ([`Workflow::index_lists`]).
 
@@ -33,10 +36,11 @@ use rocksdb::IteratorMode;
 use crate::discussion::issues::mentions;
 use crate::discussion::issues::{Issue, IssueState};
 use crate::error::{Error, Result};
-use crate::kv::{self, Batch, Kv, META, REVIEW_REQUESTS};
-use crate::records::{IssueRecord, ReviewRequestRecord, SuggestionRecord};
+use crate::kv::{Batch, Kv, META};
+use crate::records::{IssueRecord, SuggestionRecord};
 use crate::service::Workflow;
 use crate::suggestions::{Status, Suggestion};
+use catalog_identity::Handle;
 
 /// Suggestions by scope and state class; see the module documentation.
 pub const SUGGESTION_LISTS: &str = "wf_suggestion_lists";
@@ -58,7 +62,7 @@ pub const MAX_REFERENCING_SUGGESTIONS: usize = 200;
 /// Set in `wf_meta` once the stores' records are in the list indexes; its value is the layout
 /// version (bumped when an index is added, which re-runs the backfill).
 const LISTS_INDEXED: &[u8] = b"lists-indexed";
-const LISTS_VERSION: u8 = 3;
+const LISTS_VERSION: u8 = 4;
 /// Records indexed per write while backfilling, so a large store never builds one huge batch.
 const BACKFILL_BATCH: usize = 1_000;
 
@@ -116,6 +120,9 @@ pub(crate) fn reviewer_scope(handle: &str) -> String {
     format!("reviewer/{handle}")
 }
 
+/// The start of every reviewer scope's keys.
+const REVIEWER_SCOPES: &[u8] = b"reviewer/";
+
 /// The counter of one list, scope and class (`o` or `c`).
 pub(crate) fn counter_name(list: &str, scope: &str, class: u8) -> String {
     format!("{list}/{}/{scope}", class as char)
@@ -146,8 +153,25 @@ struct Entries {
     counters: BTreeSet<String>,
 }
 
-fn suggestion_entries(s: &Suggestion) -> Entries {
+/// What one reviewer of `s` puts into the indexes: its entry in `a` and, once `s` is not a
+/// draft, in its state class, with that class's counter.
+fn reviewer_entries(out: &mut Entries, handle: &str, s: &Suggestion) {
+    let scope = reviewer_scope(handle);
+    out.keys
+        .insert((SUGGESTION_LISTS, entry(&scope, ANY, s.id.0)));
+    if let Some(class) = suggestion_class(s.status) {
+        out.keys
+            .insert((SUGGESTION_LISTS, entry(&scope, class, s.id.0)));
+        out.counters
+            .insert(counter_name(SUGGESTION_COUNTS, &scope, class));
+    }
+}
+
+fn suggestion_entries(s: &Suggestion, reviewers: &[Handle]) -> Entries {
     let mut out = Entries::default();
+    for handle in reviewers {
+        reviewer_entries(&mut out, handle.as_str(), s);
+    }
     let Some(class) = suggestion_class(s.status) else {
         return out;
     };
@@ -256,14 +280,56 @@ fn diff(batch: &mut Batch<'_>, deltas: &mut Deltas, old: Entries, new: Entries) 
 }
 
 /// Moves a suggestion's index entries from `old` (none when new) to `new`, in `batch`.
+/// `reviewers` answers who its reviewer entries name (asked or reviewed, as the records keep
+/// them); it is called only when those entries move: when `new` is new or changes state class.
 pub(crate) fn reindex_suggestion(
     batch: &mut Batch<'_>,
     deltas: &mut Deltas,
     old: Option<&Suggestion>,
     new: &Suggestion,
+    reviewers: impl FnOnce() -> Result<Vec<Handle>>,
 ) -> Result<()> {
-    let old = old.map(suggestion_entries).unwrap_or_default();
-    diff(batch, deltas, old, suggestion_entries(new))
+    let moves = old.is_none_or(|o| suggestion_class(o.status) != suggestion_class(new.status));
+    let reviewers = if moves { reviewers()? } else { Vec::new() };
+    let old = old
+        .map(|o| suggestion_entries(o, &reviewers))
+        .unwrap_or_default();
+    diff(batch, deltas, old, suggestion_entries(new, &reviewers))
+}
+
+/// Lists `s` under `handle`'s reviewer scope (they review it, or are asked to), in `batch`. The
+/// caller knows the pair is not listed yet ([`is_listed_reviewer`]): its counter moves.
+pub(crate) fn add_reviewer(
+    batch: &mut Batch<'_>,
+    deltas: &mut Deltas,
+    handle: &Handle,
+    s: &Suggestion,
+) -> Result<()> {
+    let mut new = Entries::default();
+    reviewer_entries(&mut new, handle.as_str(), s);
+    diff(batch, deltas, Entries::default(), new)
+}
+
+/// Takes `s` off `handle`'s reviewer scope, in `batch`; the caller knows it is listed there.
+pub(crate) fn remove_reviewer(
+    batch: &mut Batch<'_>,
+    deltas: &mut Deltas,
+    handle: &Handle,
+    s: &Suggestion,
+) -> Result<()> {
+    let mut old = Entries::default();
+    reviewer_entries(&mut old, handle.as_str(), s);
+    diff(batch, deltas, old, Entries::default())
+}
+
+/// Whether the store lists suggestion `id` under `handle`'s reviewer scope.
+pub(crate) fn is_listed_reviewer(kv: &Kv, handle: &Handle, id: u64) -> Result<bool> {
+    Ok(kv
+        .get_raw(
+            SUGGESTION_LISTS,
+            &entry(&reviewer_scope(handle.as_str()), ANY, id),
+        )?
+        .is_some())
 }
 
 /// Moves an issue's index entries from `old` (none when new) to `new`, in `batch`.
@@ -275,11 +341,6 @@ pub(crate) fn reindex_issue(
 ) -> Result<()> {
     let old = old.map(issue_entries).unwrap_or_default();
     diff(batch, deltas, old, issue_entries(new))
-}
-
-/// The entry that lists suggestion `id` for someone who reviewed it or is asked to.
-pub(crate) fn reviewer_entry(handle: &str, id: u64) -> Vec<u8> {
-    entry(&reviewer_scope(handle), ANY, id)
 }
 
 /// Where a walk over an index stopped.
@@ -410,28 +471,25 @@ impl Workflow {
             batch: kv.batch(),
             pending: 0,
         };
+        // Reviewer entries of the layouts before 4 had no classes and could name a request
+        // taken back: they are dropped and written again from the requests and reviews.
+        for item in kv.iterator(
+            SUGGESTION_LISTS,
+            IteratorMode::From(REVIEWER_SCOPES, rocksdb::Direction::Forward),
+        )? {
+            let (key, _) = item.map_err(catalog_records::Error::from)?;
+            if !key.starts_with(REVIEWER_SCOPES) {
+                break;
+            }
+            out.batch.delete(SUGGESTION_LISTS, &key)?;
+            out.one_more()?;
+        }
         kv.for_each::<SuggestionRecord, Error>(|_, s| {
             let s = Suggestion::from(s);
-            reindex_suggestion(&mut out.batch, &mut deltas, None, &s)?;
+            reindex_suggestion(&mut out.batch, &mut deltas, None, &s, || {
+                Ok(self.reviewer_handles(s.id)?.into_iter().collect())
+            })?;
             count += 1;
-            out.one_more()
-        })?;
-        kv.for_each::<ReviewRequestRecord, Error>(|key, r| {
-            let r = crate::discussion::conversation::ReviewRequest::from(r);
-            let id = kv::decode_u64(REVIEW_REQUESTS, &key[..8.min(key.len())])?;
-            out.batch.put_raw(
-                SUGGESTION_LISTS,
-                &reviewer_entry(r.handle.as_str(), id),
-                &[],
-            )?;
-            out.one_more()
-        })?;
-        kv.for_each::<crate::discussion::conversation::ReviewRecord, Error>(|_, r| {
-            out.batch.put_raw(
-                SUGGESTION_LISTS,
-                &reviewer_entry(r.author.as_str(), r.suggestion.0),
-                &[],
-            )?;
             out.one_more()
         })?;
         kv.for_each::<IssueRecord, Error>(|_, issue| {

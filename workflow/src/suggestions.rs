@@ -397,7 +397,9 @@ impl Workflow {
         };
         batch.put(&id.key(), &SuggestionRecord::from(&suggestion))?;
         let mut deltas = crate::lists::Deltas::default();
-        crate::lists::reindex_suggestion(&mut batch, &mut deltas, None, &suggestion)?;
+        crate::lists::reindex_suggestion(&mut batch, &mut deltas, None, &suggestion, || {
+            Ok(Vec::new())
+        })?;
         deltas.apply(self.kv(), &mut batch)?;
         crate::discussion::threads::index(
             &mut batch,
@@ -764,7 +766,13 @@ impl Workflow {
         let mut batch = self.kv().batch();
         batch.put(&suggestion.id.key(), &SuggestionRecord::from(suggestion))?;
         let mut deltas = crate::lists::Deltas::default();
-        crate::lists::reindex_suggestion(&mut batch, &mut deltas, old.as_ref(), suggestion)?;
+        crate::lists::reindex_suggestion(
+            &mut batch,
+            &mut deltas,
+            old.as_ref(),
+            suggestion,
+            || Ok(self.reviewer_handles(suggestion.id)?.into_iter().collect()),
+        )?;
         deltas.apply(self.kv(), &mut batch)?;
         Ok(self.kv().write(batch)?)
     }

@@ -261,3 +261,203 @@ fn an_examination_stops_at_its_bound_and_its_cursor_goes_on() {
     let numbers: Vec<u64> = found.iter().map(|t| t.id).collect();
     assert_eq!(numbers, [4000, 3000]);
 }
+
+/// The ids under one reviewer scope and class of the suggestion index, newest first.
+fn reviewer_ids(h: &Harness, handle: &str, class: u8) -> Vec<u64> {
+    let mut out = Vec::new();
+    crate::lists::walk(
+        h.wf.kv(),
+        crate::lists::SUGGESTION_LISTS,
+        &crate::lists::prefix(&crate::lists::reviewer_scope(handle), class),
+        None,
+        100,
+        |id| {
+            out.push(id);
+            Ok(crate::lists::Step::Go)
+        },
+    )
+    .unwrap();
+    out
+}
+
+fn by_reviewer(state: StateFilter, handle: &str) -> ListFilter {
+    ListFilter {
+        reviewer: Some(Handle::parse(handle).unwrap()),
+        ..filter(state)
+    }
+}
+
+#[test]
+fn reviewer_entries_move_with_the_state_and_are_counted_by_counters() {
+    use crate::lists::{ANY, CLOSED, OPEN};
+    let w = World::new();
+    let h = &w.h;
+    let editor = h.session(&Handle::parse("editor").unwrap());
+    let looker = Handle::parse("looker").unwrap();
+    h.writer("looker", false);
+    // Asked on a draft: listed in `a` only, and counted nowhere.
+    let draft = h.wf.create_draft(&editor, "asked early", None).unwrap().id;
+    h.wf.put_item(
+        &editor,
+        draft,
+        PutItem {
+            id: None,
+            ty: Some(ItemType::Set),
+            data: Some(json!({ "name": { "he": "אוסף" }, "slug": "f" })),
+        },
+    )
+    .unwrap();
+    for id in [SuggestionId(2), SuggestionId(5), draft] {
+        h.wf.request_reviews(&editor, id, std::slice::from_ref(&looker))
+            .unwrap();
+    }
+    assert_eq!(reviewer_ids(h, "looker", ANY), [draft.0, 5, 2]);
+    assert_eq!(reviewer_ids(h, "looker", OPEN), [5, 2]);
+    let page = w.list(&by_reviewer(StateFilter::Open, "looker"), None, 50);
+    assert_eq!(ids(&page), [5, 2]);
+    assert_eq!((page.counts.open, page.counts.closed), (2, 0));
+
+    // Submitted, the draft joins the open class.
+    h.wf.submit(&editor, draft).unwrap();
+    assert_eq!(reviewer_ids(h, "looker", OPEN), [draft.0, 5, 2]);
+    // Withdrawn, 2 moves to the closed class in the same write.
+    h.wf.withdraw(&editor, SuggestionId(2)).unwrap();
+    assert_eq!(reviewer_ids(h, "looker", OPEN), [draft.0, 5]);
+    assert_eq!(reviewer_ids(h, "looker", CLOSED), [2]);
+    let page = w.list(&by_reviewer(StateFilter::Closed, "looker"), None, 50);
+    assert_eq!(ids(&page), [2]);
+    assert_eq!((page.counts.open, page.counts.closed), (2, 1));
+
+    // A request taken back takes the entries and the count off.
+    h.wf.remove_review_request(&editor, SuggestionId(5), &looker)
+        .unwrap();
+    assert_eq!(reviewer_ids(h, "looker", ANY), [draft.0, 2]);
+    assert_eq!(reviewer_ids(h, "looker", OPEN), [draft.0]);
+    let page = w.list(&by_reviewer(StateFilter::All, "looker"), None, 50);
+    assert_eq!(ids(&page), [draft.0, 2]);
+    assert_eq!((page.counts.open, page.counts.closed), (1, 1));
+
+    // The steward reviewed 5 (sent back: open) and 3 (merged: closed); a review keeps a
+    // reviewer listed when a request is taken back.
+    assert_eq!(reviewer_ids(h, "steward", OPEN), [5]);
+    assert_eq!(reviewer_ids(h, "steward", CLOSED), [3]);
+    let steward = Handle::parse("steward").unwrap();
+    h.wf.request_reviews(&editor, SuggestionId(5), std::slice::from_ref(&steward))
+        .unwrap();
+    h.wf.remove_review_request(&editor, SuggestionId(5), &steward)
+        .unwrap();
+    assert_eq!(reviewer_ids(h, "steward", OPEN), [5]);
+    let page = w.list(&by_reviewer(StateFilter::Open, "steward"), None, 50);
+    assert_eq!(ids(&page), [5]);
+    assert_eq!((page.counts.open, page.counts.closed), (1, 1));
+}
+
+#[test]
+fn a_review_under_a_new_handle_answers_the_request_to_the_old_one() {
+    use crate::lists::{ANY, OPEN};
+    let w = World::new();
+    let h = &w.h;
+    let editor = h.session(&Handle::parse("editor").unwrap());
+    h.writer("looker", false);
+    h.wf.request_reviews(
+        &editor,
+        SuggestionId(2),
+        &[Handle::parse("looker").unwrap()],
+    )
+    .unwrap();
+    h.wf.identity()
+        .rename(
+            &Handle::parse("looker").unwrap(),
+            &Handle::parse("looker-now").unwrap(),
+        )
+        .unwrap();
+    let renamed = h.session(&Handle::parse("looker-now").unwrap());
+    h.wf.review(
+        &renamed,
+        SuggestionId(2),
+        crate::NewReview {
+            body: Some("fine by me".into()),
+            ..crate::NewReview::bare(crate::Verdict::Comment)
+        },
+    )
+    .unwrap();
+    assert!(reviewer_ids(h, "looker", ANY).is_empty());
+    assert_eq!(reviewer_ids(h, "looker-now", OPEN), [2]);
+    for handle in ["looker", "looker-now"] {
+        let page = w.list(&by_reviewer(StateFilter::Open, handle), None, 50);
+        assert_eq!(ids(&page), [2], "{handle}");
+        assert_eq!((page.counts.open, page.counts.closed), (1, 0), "{handle}");
+    }
+}
+
+#[test]
+fn a_store_of_the_reviewer_entries_without_classes_gets_them_on_open() {
+    use crate::lists::{ANY, CLOSED, OPEN};
+    let w = World::new();
+    let h = &w.h;
+    let editor = h.session(&Handle::parse("editor").unwrap());
+    let looker = Handle::parse("looker").unwrap();
+    h.writer("looker", false);
+    // Asked on the draft 1, on 2 (withdrawn then), 5 (taken back then) and the steward's 6.
+    for id in [1, 2, 5] {
+        h.wf.request_reviews(&editor, SuggestionId(id), std::slice::from_ref(&looker))
+            .unwrap();
+    }
+    let steward = h.session(&Handle::parse("steward").unwrap());
+    h.wf.request_reviews(&steward, SuggestionId(6), std::slice::from_ref(&looker))
+        .unwrap();
+    h.wf.withdraw(&editor, SuggestionId(2)).unwrap();
+    h.wf.remove_review_request(&editor, SuggestionId(5), &looker)
+        .unwrap();
+    let written = index_state(h);
+    let before = w.list(&by_reviewer(StateFilter::Open, "looker"), None, 50);
+    assert_eq!(ids(&before), [6]);
+    assert_eq!((before.counts.open, before.counts.closed), (1, 1));
+    assert_eq!(reviewer_ids(h, "looker", ANY), [6, 2, 1]);
+
+    // Layout 3: reviewer entries in `a` only, one naming the request taken back, no counters.
+    let kv = h.wf.kv();
+    let class_of = |key: &[u8]| key.iter().position(|b| *b == 0).map(|at| key[at + 1]);
+    for (cf, key, _) in &written {
+        let counter = key.starts_with(b"suggestion-lists/o/reviewer/")
+            || key.starts_with(b"suggestion-lists/c/reviewer/");
+        if counter || (key.starts_with(b"reviewer/") && class_of(key) != Some(ANY)) {
+            kv.delete(cf, key).unwrap();
+        }
+    }
+    let mut old = kv.batch();
+    let stale = crate::lists::entry(&crate::lists::reviewer_scope("looker"), ANY, 5);
+    old.put_raw(crate::lists::SUGGESTION_LISTS, &stale, &[])
+        .unwrap();
+    old.put_raw(crate::kv::META, b"lists-indexed", &[3])
+        .unwrap();
+    kv.write(old).unwrap();
+    assert!(reviewer_ids(h, "looker", OPEN).is_empty());
+    assert!(reviewer_ids(h, "looker", CLOSED).is_empty());
+    assert_eq!(reviewer_ids(h, "looker", ANY), [6, 5, 2, 1]);
+    // A cursor handed out under the old layout (an id) goes on under the new one.
+    let first = w.list(&by_reviewer(StateFilter::All, "looker"), None, 1);
+    assert_eq!(ids(&first), [6]);
+
+    let reopened = crate::Workflow::open_with_clock(
+        &h.store,
+        &h.log,
+        &h.projector,
+        &h.read_models,
+        h.clock.clone(),
+    )
+    .unwrap();
+    assert_eq!(
+        index_state(h),
+        written,
+        "the backfill writes what the writes did, and drops what they took off"
+    );
+    let after = reopened
+        .list_suggestions(&by_reviewer(StateFilter::Open, "looker"), None, 50)
+        .unwrap();
+    assert_eq!(after, before);
+    let rest = reopened
+        .list_suggestions(&by_reviewer(StateFilter::All, "looker"), first.next, 50)
+        .unwrap();
+    assert_eq!(ids(&rest), [2]);
+}

@@ -253,3 +253,98 @@ fn a_renamed_person_unassigns_themselves_under_the_handle_they_held() {
     let other = w.h.writer("other", false);
     assert!(w.h.wf.set_issue_assignees(&other, number, &[]).is_err());
 }
+
+#[test]
+fn the_issue_list_finds_an_assignee_under_every_handle_they_held() {
+    let w = World::new();
+    let helper = w.h.writer("helper", false);
+    let open = |title: &str| {
+        w.h.wf
+            .open_issue(
+                &w.editor,
+                crate::NewIssue {
+                    title: title.into(),
+                    ..Default::default()
+                },
+            )
+            .unwrap()
+            .issue
+    };
+    let first = open("needs hands");
+    w.h.wf
+        .set_issue_assignees(&helper, first.number, &[h("helper")])
+        .unwrap();
+    let unrelated = open("nobody's");
+    w.h.wf
+        .identity()
+        .rename(&h("helper"), &h("helper-now"))
+        .unwrap();
+    w.h.wf
+        .identity()
+        .rename(&h("editor"), &h("editor-now"))
+        .unwrap();
+    let renamed = w.h.session(&h("helper-now"));
+    let second = open("needs more hands");
+    // Both handles of one person given at once are one assignee.
+    let shown =
+        w.h.wf
+            .set_issue_assignees(&renamed, second.number, &[h("helper"), h("helper-now")])
+            .unwrap();
+    assert_eq!(shown.issue.assignees, [h("helper-now")]);
+
+    let list = |assignee: Option<&str>, author: Option<&str>, q: &str, limit, before| {
+        let filter = crate::IssueFilter {
+            assignee: assignee.map(|a| crate::AssigneeFilter::Person(h(a))),
+            author: author.map(h),
+            query: crate::IssueQuery::parse(q),
+            ..crate::IssueFilter::state(crate::IssueStateFilter::Open)
+        };
+        w.h.wf.list_issues(None, &filter, before, limit).unwrap()
+    };
+    let numbers = |page: &crate::IssuePage| -> Vec<u64> {
+        page.items.iter().map(|i| i.issue.number.0).collect()
+    };
+    let both = vec![second.number.0, first.number.0];
+    for handle in ["helper", "helper-now"] {
+        // The walked scopes alone: counted by their counters, summed.
+        let page = list(Some(handle), None, "", 10, None);
+        assert_eq!(numbers(&page), both, "{handle}");
+        assert_eq!((page.counts.open, page.counts.closed), (2, 0), "{handle}");
+        // With words too: examined over both handles' scopes.
+        let page = list(Some(handle), None, "hands", 10, None);
+        assert_eq!(numbers(&page), both, "{handle} with words");
+        assert_eq!((page.counts.open, page.counts.closed), (2, 0), "{handle}");
+        // One number, assigned under the old handle.
+        let page = list(
+            Some(handle),
+            None,
+            &format!("#{}", first.number.0),
+            10,
+            None,
+        );
+        assert_eq!(numbers(&page), [first.number.0], "{handle} #N");
+        // One a page: the cursor goes on from one handle's scope to the other's.
+        let one = list(Some(handle), None, "", 1, None);
+        assert_eq!(numbers(&one), [second.number.0]);
+        let rest = list(Some(handle), None, "", 1, one.next);
+        assert_eq!(numbers(&rest), [first.number.0], "{handle}");
+        assert!(rest.next.is_none());
+    }
+    // The author filter is the account: any handle finds all three.
+    for handle in ["editor", "editor-now"] {
+        let page = list(None, Some(handle), "", 10, None);
+        assert_eq!(
+            numbers(&page),
+            [second.number.0, unrelated.number.0, first.number.0],
+            "{handle}"
+        );
+        assert_eq!(page.counts.open, 3, "{handle}");
+        // Author and assignee at once.
+        let page = list(Some("helper"), Some(handle), "", 10, None);
+        assert_eq!(numbers(&page), both, "{handle} and helper");
+    }
+    // A handle nobody holds lists nothing.
+    let page = list(Some("stranger"), None, "", 10, None);
+    assert!(page.items.is_empty());
+    assert_eq!(page.counts.open, 0);
+}

@@ -5,6 +5,8 @@
 //! suggestion sent back is submitted again, those whose latest verdict asked for changes. A
 //! request stands until the person reviews, or someone takes it back.
 
+use std::collections::BTreeSet;
+
 use serde::{Deserialize, Serialize};
 
 use crate::after_merge::AfterMerge;
@@ -58,6 +60,19 @@ impl Workflow {
             return Ok(true);
         }
         Ok(self.review_records(id)?.iter().any(|r| r.author == *handle))
+    }
+
+    /// Everyone asked to review suggestion `id` or who reviewed it, by the handles the records
+    /// keep: whom its reviewer index entries name (`crate::lists`).
+    pub(crate) fn reviewer_handles(&self, id: SuggestionId) -> Result<BTreeSet<Handle>> {
+        let mut out: BTreeSet<Handle> = self
+            .kv()
+            .scan_prefix::<ReviewRequestRecord>(&id.key())?
+            .into_iter()
+            .map(|(_, r)| ReviewRequest::from(r).handle)
+            .collect();
+        out.extend(self.review_records(id)?.into_iter().map(|r| r.author));
+        Ok(out)
     }
 
     /// Asks people to review. Asking someone already asked changes nothing; asking someone who
@@ -133,6 +148,7 @@ impl Workflow {
         }
         let mut w = ActivityBatch::new(self);
         w.delete(REVIEW_REQUESTS, &key)?;
+        w.unindex_reviewer(handle, id)?;
         w.event(
             id,
             Some(principal),

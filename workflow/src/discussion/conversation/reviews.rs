@@ -445,10 +445,14 @@ impl ActivityBatch<'_> {
         ));
         self.index_reviewer(&principal.handle, suggestion.id)?;
         self.timeline(suggestion.id, &TimelineEntry::Review { review: id })?;
-        // A review answers the request to review, made to any handle the reviewer held.
+        // A review answers the request to review, made to any handle the reviewer held; the
+        // person is listed as a reviewer under the handle they reviewed by.
         for handle in std::iter::once(&principal.handle).chain(&principal.former_handles) {
             let request = [&suggestion.id.key()[..], handle.as_str().as_bytes()].concat();
             self.delete(REVIEW_REQUESTS, &request)?;
+            if *handle != principal.handle {
+                self.unindex_reviewer(handle, suggestion.id)?;
+            }
         }
         audience.mentions(&words);
         let detail = serde_json::json!({

@@ -78,6 +78,8 @@ pub(crate) struct ActivityBatch<'a> {
     saved: HashMap<SuggestionId, Suggestion>,
     /// List counters moved by the saved suggestions, written at the end.
     deltas: crate::lists::Deltas,
+    /// Reviewers listed (true) or taken off (false) in this write, over what the store lists.
+    reviewers: HashMap<(SuggestionId, Handle), bool>,
     _registry: MutexGuard<'a, ()>,
 }
 
@@ -97,6 +99,7 @@ impl<'a> ActivityBatch<'a> {
             looked,
             saved: HashMap::new(),
             deltas: crate::lists::Deltas::default(),
+            reviewers: HashMap::new(),
             _registry: guard,
         }
     }
@@ -142,15 +145,28 @@ impl<'a> ActivityBatch<'a> {
 
     /// Saves a suggestion with its list index entries (the counters move at the end).
     pub(crate) fn save_suggestion(&mut self, suggestion: &Suggestion) -> Result<()> {
-        let old = match self.saved.get(&suggestion.id) {
-            Some(s) => Some(s.clone()),
-            None => self.wf.suggestion(suggestion.id)?,
-        };
+        let old = self.current(suggestion.id)?;
+        let (wf, changed) = (self.wf, &self.reviewers);
         crate::lists::reindex_suggestion(
             &mut self.batch,
             &mut self.deltas,
             old.as_ref(),
             suggestion,
+            || {
+                // Those the store lists, with this write's changes.
+                let mut reviewers = wf.reviewer_handles(suggestion.id)?;
+                for ((id, handle), listed) in changed {
+                    if *id != suggestion.id {
+                        continue;
+                    }
+                    if *listed {
+                        reviewers.insert(handle.clone());
+                    } else {
+                        reviewers.remove(handle);
+                    }
+                }
+                Ok(reviewers.into_iter().collect())
+            },
         )?;
         self.saved.insert(suggestion.id, suggestion.clone());
         Ok(self
@@ -181,13 +197,54 @@ impl<'a> ActivityBatch<'a> {
         self.wf.add_event(&mut self.batch, issue, existing, event)
     }
 
-    /// Lists suggestion `id` under `handle`'s reviewer list (they reviewed it or are asked to).
+    /// The suggestion as this write leaves it so far.
+    fn current(&self, id: SuggestionId) -> Result<Option<Suggestion>> {
+        match self.saved.get(&id) {
+            Some(s) => Ok(Some(s.clone())),
+            None => self.wf.suggestion(id),
+        }
+    }
+
+    /// Whether suggestion `id` is on `handle`'s reviewer list, this write's changes included.
+    fn is_listed_reviewer(&self, handle: &Handle, id: SuggestionId) -> Result<bool> {
+        match self.reviewers.get(&(id, handle.clone())) {
+            Some(listed) => Ok(*listed),
+            None => crate::lists::is_listed_reviewer(self.wf.kv(), handle, id.0),
+        }
+    }
+
+    /// Lists suggestion `id` under `handle`'s reviewer list (they reviewed it or are asked to),
+    /// in its state class as this write leaves it; nothing when it is listed already.
     pub(crate) fn index_reviewer(&mut self, handle: &Handle, id: SuggestionId) -> Result<()> {
-        Ok(self.batch.put_raw(
-            crate::lists::SUGGESTION_LISTS,
-            &crate::lists::reviewer_entry(handle.as_str(), id.0),
-            &[],
-        )?)
+        if self.is_listed_reviewer(handle, id)? {
+            return Ok(());
+        }
+        let Some(suggestion) = self.current(id)? else {
+            return Ok(());
+        };
+        crate::lists::add_reviewer(&mut self.batch, &mut self.deltas, handle, &suggestion)?;
+        self.reviewers.insert((id, handle.clone()), true);
+        Ok(())
+    }
+
+    /// Takes suggestion `id` off `handle`'s reviewer list when this write deletes their request
+    /// to review it, unless they reviewed it under that handle (which keeps them a reviewer).
+    pub(crate) fn unindex_reviewer(&mut self, handle: &Handle, id: SuggestionId) -> Result<()> {
+        if !self.is_listed_reviewer(handle, id)?
+            || self
+                .wf
+                .review_records(id)?
+                .iter()
+                .any(|r| r.author == *handle)
+        {
+            return Ok(());
+        }
+        let Some(suggestion) = self.current(id)? else {
+            return Ok(());
+        };
+        crate::lists::remove_reviewer(&mut self.batch, &mut self.deltas, handle, &suggestion)?;
+        self.reviewers.insert((id, handle.clone()), false);
+        Ok(())
     }
 
     /// Appends one entry to a suggestion's timeline.

@@ -6,6 +6,12 @@
 //! scope (author, item, assignee, label, set, kind, in that order), with the other filters
 //! checked on each record over a bounded examination ([`EXAMINE_LIMIT`]); counts are counters
 //! when one filter (or none) is given and no words.
+//!
+//! `assignee=` names a person by any handle they held: an issue keeps the assignee's handle of
+//! its day, so the `assignee/<handle>` scopes of every handle the person held are walked
+//! together (one seek each, merged) and their counters summed. An issue never holds two handles
+//! of one person (assigning maps every handle to the person's handle now), so the sum counts
+//! each issue once. `author=` needs none of this: the author scope is the account's id.
 
 use catalog_schemas::Id;
 
@@ -103,9 +109,10 @@ impl IssueFilter {
         }
     }
 
-    /// The index scope to walk, and whether the walked scope is the only filter (so its counters
-    /// count the list). `author` is the author's account, already looked up.
-    fn scope(&self, author: Option<AccountId>) -> (String, bool) {
+    /// The index scopes to walk together (several for an assignee who held several handles),
+    /// and whether the walked filter is the only one (so its counters count the list). `author`
+    /// is the author's account, already looked up; `people` the handles the filters name.
+    fn scopes(&self, author: Option<AccountId>, people: &Named) -> (Vec<String>, bool) {
         let words = !matches!(&self.query, IssueQuery::Words(w) if w.is_empty());
         let given = usize::from(author.is_some())
             + usize::from(self.entity.is_some())
@@ -119,9 +126,16 @@ impl IssueFilter {
         } else if let Some(e) = &self.entity {
             lists::entity_scope(e)
         } else if let Some(a) = &self.assignee {
-            match a {
-                AssigneeFilter::Person(h) => lists::assignee_scope(h.as_str()),
-                AssigneeFilter::Nobody => lists::UNASSIGNED.to_string(),
+            match (a, &people.assignees) {
+                (AssigneeFilter::Person(_), Some(handles)) => {
+                    let scopes = handles
+                        .iter()
+                        .map(|h| lists::assignee_scope(h.as_str()))
+                        .collect();
+                    return (scopes, !words && given <= 1);
+                }
+                (AssigneeFilter::Person(h), None) => lists::assignee_scope(h.as_str()),
+                (AssigneeFilter::Nobody, _) => lists::UNASSIGNED.to_string(),
             }
         } else if let Some(l) = self.labels.first() {
             lists::label_scope(l)
@@ -132,8 +146,18 @@ impl IssueFilter {
         } else {
             lists::ALL.to_string()
         };
-        (scope, !words && given <= 1)
+        (vec![scope], !words && given <= 1)
     }
+}
+
+/// The handles an `assignee=` person stands for: every handle they held, or the one given when
+/// nobody holds it (`None` when the filter names no person).
+struct Named {
+    assignees: Option<Vec<Handle>>,
+}
+
+fn prefixes(scopes: &[String], class: u8) -> Vec<Vec<u8>> {
+    scopes.iter().map(|s| lists::prefix(s, class)).collect()
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -173,17 +197,23 @@ impl Workflow {
             IssueStateFilter::Closed => lists::CLOSED,
             IssueStateFilter::All => lists::ANY,
         };
+        let people = Named {
+            assignees: match &filter.assignee {
+                Some(AssigneeFilter::Person(h)) => Some(self.handles_of(h)?),
+                _ => None,
+            },
+        };
         if let IssueQuery::Number(n) = filter.query {
             // One number is one issue: read it, not a list.
-            return self.one_issue(viewer, filter, author, n, before);
+            return self.one_issue(viewer, filter, &people, author, n, before);
         }
-        let (scope, single) = filter.scope(author);
+        let (scopes, single) = filter.scopes(author, &people);
         let mut items = Vec::new();
         let mut more = false;
-        let stop = lists::walk(
+        let stop = lists::walk_many(
             self.kv(),
             ISSUE_LISTS,
-            &lists::prefix(&scope, class),
+            &prefixes(&scopes, class),
             before.map(|b| b.0),
             EXAMINE_LIMIT,
             |id| {
@@ -191,7 +221,7 @@ impl Workflow {
                     return Ok(Step::Go);
                 };
                 if !filter.state.admits(issue.state)
-                    || !matches(filter, &issue)
+                    || !matches(filter, &people, &issue)
                     || !self.may_read_issue(viewer, &issue)?
                 {
                     return Ok(Step::Go);
@@ -212,7 +242,7 @@ impl Workflow {
         Ok(IssuePage {
             items,
             next,
-            counts: self.issue_counts(viewer, filter, &scope, single)?,
+            counts: self.issue_counts(viewer, filter, &people, &scopes, single)?,
         })
     }
 
@@ -221,6 +251,7 @@ impl Workflow {
         &self,
         viewer: Option<&Principal>,
         filter: &IssueFilter,
+        people: &Named,
         author: Option<AccountId>,
         number: ThreadNumber,
         before: Option<IssueId>,
@@ -234,7 +265,7 @@ impl Workflow {
             return Ok(page);
         };
         if author.is_some_and(|a| issue.author != Some(a))
-            || !matches(filter, &issue)
+            || !matches(filter, people, &issue)
             || !self.may_read_issue(viewer, &issue)?
         {
             return Ok(page);
@@ -254,33 +285,39 @@ impl Workflow {
     /// public ones of the scope, plus the private ones for a steward; another reader's readable
     /// private issues are counted over the newest [`EXAMINE_LIMIT`] private ones. With more
     /// filters, everything is counted over the newest [`EXAMINE_LIMIT`] entries of the scope.
+    /// Several scopes (an assignee's handles) are summed, or examined together.
     fn issue_counts(
         &self,
         viewer: Option<&Principal>,
         filter: &IssueFilter,
-        scope: &str,
+        people: &Named,
+        scopes: &[String],
         single: bool,
     ) -> Result<StateCounts> {
         let unfiltered = single;
-        let counter = |visibility: &str, class: u8| {
-            self.list_counter(&lists::counter_name(
-                &format!("{ISSUE_COUNTS}/{visibility}"),
-                scope,
-                class,
-            ))
+        let counter = |visibility: &str, class: u8| -> Result<u64> {
+            let mut sum = 0;
+            for scope in scopes {
+                sum += self.list_counter(&lists::counter_name(
+                    &format!("{ISSUE_COUNTS}/{visibility}"),
+                    scope,
+                    class,
+                ))?;
+            }
+            Ok(sum)
         };
         let mut counts = StateCounts::default();
-        let mut examine = |scope: &str, only_private: bool| -> Result<()> {
-            lists::walk(
+        let mut examine = |scopes: &[String], only_private: bool| -> Result<()> {
+            lists::walk_many(
                 self.kv(),
                 ISSUE_LISTS,
-                &lists::prefix(scope, lists::ANY),
+                &prefixes(scopes, lists::ANY),
                 None,
                 EXAMINE_LIMIT,
                 |id| {
                     if let Some(issue) = self.issue_record(IssueId(id))?
                         && (!only_private || issue.private)
-                        && matches(filter, &issue)
+                        && matches(filter, people, &issue)
                         && self.may_read_issue(viewer, &issue)?
                     {
                         match issue.state {
@@ -294,14 +331,16 @@ impl Workflow {
             Ok(())
         };
         if !unfiltered {
-            examine(scope, false)?;
+            examine(scopes, false)?;
             return Ok(counts);
         }
         match viewer {
             Some(p) if p.steward => {}
-            Some(_) if scope == lists::ALL => examine(lists::PRIVATE, true)?,
+            Some(_) if scopes.len() == 1 && scopes[0] == lists::ALL => {
+                examine(&[lists::PRIVATE.to_string()], true)?;
+            }
             // An author's list: their private issues are few, and only some readers see them.
-            Some(_) => examine(scope, true)?,
+            Some(_) => examine(scopes, true)?,
             None => {}
         }
         counts.open += counter("public", lists::OPEN)?;
@@ -315,8 +354,9 @@ impl Workflow {
 }
 
 /// The kind, item, set, labels, assignee and `q` filters (the state is not one: counts ignore
-/// it; the author is the walked scope or checked by the caller).
-fn matches(filter: &IssueFilter, issue: &Issue) -> bool {
+/// it; the author is the walked scope or checked by the caller). An assignee matches under any
+/// handle `people` says the person held.
+fn matches(filter: &IssueFilter, people: &Named, issue: &Issue) -> bool {
     if filter.kind.is_some_and(|k| k != issue.kind) {
         return false;
     }
@@ -334,7 +374,15 @@ fn matches(filter: &IssueFilter, issue: &Issue) -> bool {
         return false;
     }
     match &filter.assignee {
-        Some(AssigneeFilter::Person(h)) if !issue.assignees.contains(h) => return false,
+        Some(AssigneeFilter::Person(h)) => {
+            let held = people
+                .assignees
+                .as_deref()
+                .unwrap_or(std::slice::from_ref(h));
+            if !issue.assignees.iter().any(|a| held.contains(a)) {
+                return false;
+            }
+        }
         Some(AssigneeFilter::Nobody) if !issue.assignees.is_empty() => return false,
         _ => {}
     }

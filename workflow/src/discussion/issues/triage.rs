@@ -141,7 +141,13 @@ impl Workflow {
                 audience.add(&account.handle, Reason::Assigned);
             }
         }
-        let wanted: Vec<Handle> = people.into_iter().map(|a| a.handle).collect();
+        // Two handles of one person given at once are one assignee.
+        let mut wanted: Vec<Handle> = Vec::with_capacity(people.len());
+        for account in people {
+            if !wanted.contains(&account.handle) {
+                wanted.push(account.handle);
+            }
+        }
         self.change_issue(principal, number, audience, |wf, issue| {
             let had: BTreeSet<&Handle> = issue.assignees.iter().collect();
             let has: BTreeSet<&Handle> = wanted.iter().collect();
