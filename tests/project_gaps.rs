@@ -9,7 +9,7 @@ mod common;
 use std::sync::OnceLock;
 
 use common::Shared;
-use common::flow::{approve, create};
+use common::flow::{approve, create, remove};
 use common::http::Api;
 use serde_json::{Value, json};
 
@@ -289,4 +289,17 @@ async fn a_proofreading_project_hands_out_a_scans_pages_below_its_level() {
         project("proof-1").await["project"]["progress"],
         json!({ "total": 3, "done": 1, "held": 1, "left": 1 })
     );
+
+    // The scan deleted: its projects read as empty, and the list still answers.
+    remove(&s.steward(), &scan).await;
+    let gone = project("proof-1").await;
+    assert_eq!(
+        (
+            gone["project"]["progress"]["total"].as_u64(),
+            gone["left"].as_array().map(Vec::len)
+        ),
+        (Some(0), Some(0)),
+        "{gone}"
+    );
+    s.anon().get("/v1/projects").await.expect(200);
 }

@@ -15,7 +15,7 @@
 
 use std::collections::BTreeMap;
 
-use catalog_schemas::{Id, ItemType};
+use catalog_schemas::Id;
 
 use crate::error::{Error, Result};
 use crate::fold::{self, FoldCtx};
@@ -23,7 +23,7 @@ use crate::keys;
 use crate::read::ReadModels;
 
 use super::Projection;
-use super::scan_text::filed;
+use super::scan_text::filed_before_and_after;
 
 pub(crate) const CF: &str = "rm_scan_levels";
 
@@ -74,12 +74,7 @@ impl Projection for ScanLevels {
         // (layer, level, page) → change of the count of its items at that level or above.
         let mut counts: BTreeMap<(Id, u8, u32), i64> = BTreeMap::new();
         for view in ctx.changes() {
-            let old = (view.old_ty() == ItemType::TextPage)
-                .then(|| filed(view.old_data()))
-                .flatten();
-            let new = (view.ty() == ItemType::TextPage)
-                .then(|| filed(view.new_data()))
-                .flatten();
+            let (old, new) = filed_before_and_after(&view);
             for (state, sign) in [(old, -1), (new, 1)] {
                 let Some((layer, page, level, _)) = state else {
                     continue;

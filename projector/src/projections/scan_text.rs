@@ -7,7 +7,7 @@ use catalog_schemas::{Id, ItemType};
 use serde_json::Value;
 
 use crate::error::{Error, Result};
-use crate::fold::{self, FoldCtx};
+use crate::fold::{self, ChangeView, FoldCtx};
 use crate::keys;
 use crate::read::ReadModels;
 use crate::record::StoredItem;
@@ -29,7 +29,7 @@ pub struct PageLevel {
 }
 
 /// Where a text page is filed: its layer and page number, when its data has both.
-pub(super) fn filed(data: Option<&Value>) -> Option<(Id, u32, u8, bool)> {
+fn filed(data: Option<&Value>) -> Option<(Id, u32, u8, bool)> {
     let data = data?;
     let layer = Id::parse(data.get("layer")?.as_str()?).ok()?;
     let page = u32::try_from(data.get("page")?.as_u64()?).ok()?;
@@ -46,6 +46,19 @@ pub(super) fn filed(data: Option<&Value>) -> Option<(Id, u32, u8, bool)> {
                 .any(|l| l.get("checked").and_then(Value::as_bool) == Some(true))
         });
     Some((layer, page, level, level == 0 && !touched))
+}
+
+/// Where a change's text page was filed before it and is filed after it.
+pub(super) type Filed = Option<(Id, u32, u8, bool)>;
+
+pub(super) fn filed_before_and_after(view: &ChangeView<'_>) -> (Filed, Filed) {
+    let old = (view.old_ty() == ItemType::TextPage)
+        .then(|| filed(view.old_data()))
+        .flatten();
+    let new = (view.ty() == ItemType::TextPage)
+        .then(|| filed(view.new_data()))
+        .flatten();
+    (old, new)
 }
 
 /// A layer's page key: layer, page number (big-endian, so pages sort in order), then the text
@@ -69,12 +82,7 @@ impl Projection for ScanText {
 
     fn apply(&self, ctx: &mut FoldCtx<'_>) -> Result<()> {
         for view in ctx.changes() {
-            let old = (view.old_ty() == ItemType::TextPage)
-                .then(|| filed(view.old_data()))
-                .flatten();
-            let new = (view.ty() == ItemType::TextPage)
-                .then(|| filed(view.new_data()))
-                .flatten();
+            let (old, new) = filed_before_and_after(&view);
             if old == new {
                 continue;
             }

@@ -114,7 +114,15 @@ struct ScanPages {
 }
 
 impl Workflow {
+    /// A scan no longer live has no pages: its project reads as empty rather than failing the
+    /// project's page and every list it is on.
     fn scan_pages_of(&self, scan: Id) -> Result<ScanPages> {
+        if !matches!(self.inner.read_models.item(scan)?, Lookup::Found(_)) {
+            return Ok(ScanPages {
+                layer: None,
+                pages: 0,
+            });
+        }
         let text = self.scan_text(scan)?;
         Ok(ScanPages {
             layer: text.layers.community().map(|l| l.id),
