@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use catalog_records::{StoredRecord, Timestamp, decode_u64};
+use catalog_records::{Batch, StoredRecord, Timestamp, decode_u64};
 
 use crate::error::{BadInput, Error, Result};
 use crate::families::{ACCOUNTS, HANDLES};
@@ -12,7 +12,7 @@ use crate::handle::Handle;
 use crate::secrets;
 use crate::service::Identity;
 
-const COUNTER: &str = "account";
+pub(crate) const COUNTER: &str = "account";
 
 /// An account's permanent number (handles may change later; this does not).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -175,9 +175,7 @@ impl Identity {
             created_at: self.now(),
             former_handles: Vec::new(),
         };
-        batch.put(&id.key(), &AccountRecord::new(&account, password))?;
-        batch.put_raw(HANDLES, new.handle.as_str().as_bytes(), &id.key())?;
-        crate::people::index_name(&mut batch, id, &account.name)?;
+        put_account(&mut batch, &account, password)?;
         self.kv().write(batch)?;
         tracing::info!(account = id.0, handle = %account.handle, "account added");
         Ok(account)
@@ -232,4 +230,20 @@ impl Identity {
             None => Ok(None),
         }
     }
+}
+
+/// Writes a new account in `batch`: its record, its handle and its name in the name index (what
+/// `add_account` and the generated accounts of benchmarks write alike).
+pub(crate) fn put_account(
+    batch: &mut Batch<'_>,
+    account: &Account,
+    password: Option<String>,
+) -> Result<()> {
+    batch.put(&account.id.key(), &AccountRecord::new(account, password))?;
+    batch.put_raw(
+        HANDLES,
+        account.handle.as_str().as_bytes(),
+        &account.id.key(),
+    )?;
+    crate::people::index_name(batch, account.id, &account.name)
 }

@@ -16,6 +16,7 @@
 //! - `service`: [`Identity`], the handle holding the store, the clock and the lock.
 //! - `handle`: the [`Handle`] newtype.
 //! - `accounts`: accounts and their roles ([`Account`], [`NewAccount`], [`AccountId`]).
+//! - `bulk`: generated accounts for benchmarks, written as `add_account` writes them.
 //! - `people`: handle changes (former handles stay aliases) and finding people by handle prefix
 //!   or part of their name.
 //! - `principal`: who is asking ([`Principal`], [`Via`], [`Scopes`]).
@@ -26,6 +27,7 @@
 //! - `error`: [`Error`] and the typed refusals it carries.
 
 mod accounts;
+mod bulk;
 mod error;
 mod families;
 mod handle;

@@ -16,6 +16,7 @@ use crate::suggestions::{
     Kind, SUGGESTION_COUNTER, Status, Suggestion, SuggestionId, THREAD_COUNTER, ThreadNumber,
 };
 use catalog_identity::Account;
+use catalog_schemas::Id;
 
 /// Records written per batch.
 const PER_BATCH: usize = 5_000;
@@ -27,12 +28,15 @@ const PER_BATCH: usize = 5_000;
 ///   by ten suggestions whatever the size);
 /// - issue `i`: by `authors[i % len]`, closed when `i % 3 == 0`, private when `i % 50 == 0`,
 ///   assigned to `authors[(i + 1) % len]` when `i % 4 == 0`, labelled `generated` when
-///   `i % 5 == 0`; title `generated issue {i} w{i % 1000}`.
+///   `i % 5 == 0`, about `set` (when given) when `i` is odd; title
+///   `generated issue {i} w{i % 1000}`.
 pub struct Generate<'a> {
     pub suggestions: u64,
     pub issues: u64,
     pub authors: &'a [Account],
     pub reviewers: &'a [Account],
+    /// The set half the issues are about (a set's reports), if any.
+    pub set: Option<Id>,
 }
 
 impl Workflow {
@@ -81,6 +85,7 @@ impl Workflow {
                 } else {
                     Vec::new()
                 },
+                set: g.set.filter(|_| i % 2 == 1),
                 ..Issue::opened(
                     IssueId(first_issue + i + 1),
                     ThreadNumber(number),

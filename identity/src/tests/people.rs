@@ -197,3 +197,50 @@ fn a_long_name_query_checks_at_most_so_many_names() {
         assert_eq!(h.identity.find_by_name("bcz", 10).unwrap().len(), 1);
     }
 }
+
+#[test]
+fn generated_accounts_are_found_as_added_ones_are() {
+    let h = Harness::new();
+    let first = named(&h, "first", "Rivka Cohen");
+    let people: Vec<_> = (0..5_003)
+        .map(|i| (handle(&format!("person-{i}")), format!("Chana Katz {i}")))
+        .collect();
+    let made = h.identity.generate_accounts(&people).unwrap();
+    assert_eq!(made.len(), people.len());
+    assert_eq!(
+        made[0].id.0,
+        first.id.0 + 1,
+        "numbered after the accounts there"
+    );
+    assert_eq!(h.identity.accounts_made().unwrap(), people.len() as u64 + 1);
+    let last = h
+        .identity
+        .account_by_handle(&handle("person-5002"))
+        .unwrap();
+    assert_eq!(
+        last,
+        Some(made[5_002].clone()),
+        "found by handle, across batches"
+    );
+    let by_name = h.identity.find_by_name("5002", 10).unwrap();
+    assert_eq!(by_name, vec![made[5_002].clone()]);
+    assert_eq!(h.identity.find_by_handle("person-500", 3).unwrap().len(), 3);
+    let next = named(&h, "after", "Levi Gold");
+    assert_eq!(
+        next.id.0,
+        made[5_002].id.0 + 1,
+        "the account counter moved on"
+    );
+    assert!(
+        h.identity
+            .add_account(NewAccount {
+                handle: handle("person-7"),
+                name: "Someone".into(),
+                steward: false,
+                trusted: false,
+                password: None,
+            })
+            .is_err(),
+        "a generated handle is taken"
+    );
+}

@@ -236,6 +236,7 @@ fn an_examination_stops_at_its_bound_and_its_cursor_goes_on() {
         issues: 1,
         authors: &authors,
         reviewers: &reviewers,
+        set: None,
     })
     .unwrap();
     // Generated suggestions 0, 1000, ... 4000 (ids one more) have w0 in their titles.
