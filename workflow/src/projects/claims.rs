@@ -24,6 +24,9 @@ use crate::service::Workflow;
 
 const BY_ITEM: u8 = b'i';
 const BY_ACCOUNT: u8 = b'a';
+/// Holds by when they end: `e` slug 0 until account → nothing, so the holds standing now are
+/// a seek to now and a walk of those alone, however many people held an item before.
+const BY_END: u8 = b'e';
 /// Entries read from the index at a time while walking.
 const WALK_PAGE: usize = 50;
 
@@ -74,6 +77,33 @@ fn account_key(slug: &ProjectSlug, account: AccountId) -> Vec<u8> {
     key
 }
 
+fn end_prefix(slug: &ProjectSlug) -> Vec<u8> {
+    let mut key = vec![BY_END];
+    key.extend_from_slice(slug.as_str().as_bytes());
+    key.push(0);
+    key
+}
+
+/// A time in a key: its milliseconds with the sign bit flipped, so keys sort as times do.
+fn time_bytes(at: Timestamp) -> [u8; 8] {
+    ((at.unix_millis() as u64) ^ (1 << 63)).to_be_bytes()
+}
+
+fn end_key(slug: &ProjectSlug, claim: &ClaimRecord) -> Vec<u8> {
+    let mut key = end_prefix(slug);
+    key.extend_from_slice(&time_bytes(claim.until));
+    key.extend_from_slice(&claim.account.key());
+    key
+}
+
+/// Deletes a hold's three entries.
+fn forget(batch: &mut crate::kv::Batch<'_>, slug: &ProjectSlug, claim: &ClaimRecord) -> Result<()> {
+    batch.delete(PROJECT_CLAIMS, &item_key(slug, claim.item))?;
+    batch.delete(PROJECT_CLAIMS, &account_key(slug, claim.account))?;
+    batch.delete(PROJECT_CLAIMS, &end_key(slug, claim))?;
+    Ok(())
+}
+
 impl Workflow {
     /// Hands the caller the next item of the project's gap nobody holds, held for them for four
     /// hours; the caller's own standing hold is handed back while its item still lacks.
@@ -106,8 +136,7 @@ impl Workflow {
                 });
             }
             // Done or past its time: let it go, and hand another.
-            batch.delete(PROJECT_CLAIMS, &mine)?;
-            batch.delete(PROJECT_CLAIMS, &item_key(slug, held.item))?;
+            forget(&mut batch, slug, &held)?;
         }
 
         let found = self.walk(&record, &gap, principal, now)?;
@@ -139,7 +168,7 @@ impl Workflow {
         let item = entry.item;
         let at_item = item_key(slug, item);
         if let Some(old) = self.kv().get::<ClaimRecord>(&at_item)? {
-            batch.delete(PROJECT_CLAIMS, &account_key(slug, old.account))?;
+            forget(&mut batch, slug, &old)?;
         }
         let claim = ClaimRecord {
             item,
@@ -148,6 +177,7 @@ impl Workflow {
         };
         batch.put(&at_item, &claim)?;
         batch.put(&mine, &claim)?;
+        batch.put_raw(PROJECT_CLAIMS, &end_key(slug, &claim), &[])?;
         record.cursor = Some(position);
         batch.put(slug.as_str().as_bytes(), &record)?;
         self.kv().write(batch)?;
@@ -215,31 +245,39 @@ impl Workflow {
         let at_item = item_key(slug, item);
         let held = self.kv().get::<ClaimRecord>(&at_item)?;
         let now = self.now();
-        if !held.is_some_and(|c| c.account == principal.account && c.until > now) {
+        let Some(held) = held.filter(|c| c.account == principal.account && c.until > now) else {
             return Err(ProjectRefusal::NotHeld {
                 slug: slug.as_str().to_owned(),
                 item: item.to_string(),
             }
             .into());
-        }
+        };
         let mut batch = self.kv().batch();
-        batch.delete(PROJECT_CLAIMS, &at_item)?;
-        batch.delete(PROJECT_CLAIMS, &account_key(slug, principal.account))?;
+        forget(&mut batch, slug, &held)?;
         self.kv().write(batch)?;
         Ok(item)
     }
 
-    /// How many people hold an item of the project now that still lacks (one hold a person a
-    /// project, so this reads as many entries as people have asked for an item).
+    /// How many people hold an item of the project now that still lacks: a seek to now in the
+    /// holds by end time, then one entry and one claim read a hold standing (one a person).
     pub(crate) fn holds_standing(&self, slug: &ProjectSlug, gap: &Gap) -> Result<u64> {
-        let now = self.now();
-        let items: Vec<GapItem> = self
-            .kv()
-            .scan_prefix::<ClaimRecord>(&account_prefix(slug))?
-            .into_iter()
-            .filter(|(_, c)| c.until > now)
-            .map(|(_, c)| c.item)
-            .collect();
+        let prefix = end_prefix(slug);
+        let mut from = prefix.clone();
+        from.extend_from_slice(&time_bytes(self.now().plus_millis(1)));
+        let mode = rocksdb::IteratorMode::From(&from, rocksdb::Direction::Forward);
+        let mut items = Vec::new();
+        for entry in self.kv().iterator(PROJECT_CLAIMS, mode)? {
+            let (key, _) = entry?;
+            if !key.starts_with(&prefix) {
+                break;
+            }
+            let account = &key[prefix.len() + 8..];
+            let mut at = account_prefix(slug);
+            at.extend_from_slice(account);
+            if let Some(claim) = self.kv().get::<ClaimRecord>(&at)? {
+                items.push(claim.item);
+            }
+        }
         Ok(self.gap_lacking(gap, &items)? as u64)
     }
 }

@@ -5,8 +5,9 @@
 //! Column families (workflow state, not in the log):
 //! - `wf_projects`: slug → [`ProjectRecord`];
 //! - `wf_project_status`: status byte ‖ slug → nothing (the list by status, in slug order);
-//! - `wf_project_claims`: `i` slug 0 item → [`ClaimRecord`] (who holds an item) and `a` slug 0
-//!   account → [`ClaimRecord`] (what a person holds; one item a person a project).
+//! - `wf_project_claims`: `i` slug 0 item → [`ClaimRecord`] (who holds an item), `a` slug 0
+//!   account → [`ClaimRecord`] (what a person holds; one item a person a project) and `e` slug 0
+//!   end time account → nothing (the holds by when they end, for the count of those standing).
 //!
 //! Which gaps a project can be opened on, and where each is read from, is `gap`'s business:
 //! the Missing board's `recordings` and `texts` (optionally `within` a year or a month),

@@ -74,13 +74,16 @@ fn a_hold_lasts_four_hours_then_the_item_is_free_again() {
         }
     );
 
-    // One millisecond short of four hours the holds stand; at four hours they are free.
+    // One millisecond short of four hours the holds stand; at four hours they are free, and
+    // the progress counts them so with nobody asking again.
     w.h.clock.advance_millis(HOLD_MILLIS - 1);
     assert_eq!(
         class(wf.next_project_item(&w.steward, &slug("rec"))),
         Some(UserClass::State)
     );
     w.h.clock.advance_millis(1);
+    let progress = wf.project(&slug("rec")).unwrap().unwrap().progress;
+    assert_eq!((progress.held, progress.left), (0, 2));
     let freed = wf.next_project_item(&w.steward, &slug("rec")).unwrap();
     assert!(events.contains(&id(&freed)));
     // The editor's hold ran out: releasing it is refused, and asking again hands a free item.
@@ -91,6 +94,13 @@ fn a_hold_lasts_four_hours_then_the_item_is_free_again() {
     let after = wf.next_project_item(&w.editor, &slug("rec")).unwrap();
     assert!(!after.again);
     assert_ne!(id(&after), id(&freed));
+    let progress = wf.project(&slug("rec")).unwrap().unwrap().progress;
+    assert_eq!((progress.held, progress.left), (2, 0));
+    // A release takes the hold out of the count at once.
+    wf.release_project_item(&w.editor, &slug("rec"), &after.entry.item.to_string())
+        .unwrap();
+    let progress = wf.project(&slug("rec")).unwrap().unwrap().progress;
+    assert_eq!((progress.held, progress.left), (1, 1));
 }
 
 #[test]
