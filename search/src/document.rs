@@ -59,6 +59,7 @@ pub(crate) fn document(fields: &Fields, change: &Change) -> Option<TantivyDocume
     }
     let mut doc = TantivyDocument::default();
     doc.add_text(fields.id, change.id.to_string());
+    doc.add_u64(fields.number, change.id.as_u64());
     doc.add_text(fields.kind, ITEM_KIND);
     doc.add_text(fields.ty, change.ty.as_str());
     if let Some(path) = &change.path {
@@ -69,6 +70,9 @@ pub(crate) fn document(fields: &Fields, change: &Change) -> Option<TantivyDocume
     }
     if let Some(en) = &names.shown_en {
         doc.add_text(fields.en, en);
+    }
+    if let Some(shown) = names.shown_he.as_ref().or(names.shown_en.as_ref()) {
+        doc.add_u64(fields.shown_len, shown.chars().count() as u64);
     }
     if let Some(date) = text(data.get("date")) {
         doc.add_text(fields.date, date);
