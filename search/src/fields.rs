@@ -24,6 +24,10 @@ pub struct Fields {
     pub date: Field,
     /// Every name reduced by `normal_title`, untokenised: exact-title and title-prefix ranks.
     pub exact: Field,
+    /// Every beginning of each `exact` key up to `document::STARTS_UP_TO` characters,
+    /// untokenised: the title-prefix rank is one term's postings instead of a walk over every
+    /// title in the prefix's range of the term dictionary.
+    pub starts: Field,
     /// The shown name's length in characters (fast, item documents only): the exact-title and
     /// title-prefix ranks put the shortest first from this column, without reading documents.
     pub shown_len: Field,
@@ -72,6 +76,7 @@ impl Fields {
             en: b.add_text_field("en", STORED),
             date: b.add_text_field("date", STRING | STORED),
             exact: b.add_text_field("exact", STRING),
+            starts: b.add_text_field("starts", STRING),
             shown_len: b.add_u64_field("shown_len", FAST),
             number: b.add_u64_field("number", FAST),
             words: b.add_text_field("words", analysed(analyzer::WORDS) | STORED),
@@ -98,6 +103,7 @@ impl Fields {
             en: schema.get_field("en")?,
             date: schema.get_field("date")?,
             exact: schema.get_field("exact")?,
+            starts: schema.get_field("starts")?,
             shown_len: schema.get_field("shown_len")?,
             number: schema.get_field("number")?,
             words: schema.get_field("words")?,

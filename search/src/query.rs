@@ -9,12 +9,15 @@ use std::ops::Bound;
 use catalog_schemas::{DateKey, Id, ItemType};
 use tantivy::collector::TopDocs;
 use tantivy::columnar::Column;
-use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, RangeQuery, TermQuery};
+use tantivy::query::{
+    BooleanQuery, BoostQuery, ConstScoreQuery, Occur, Query, RangeQuery, TermQuery,
+};
 use tantivy::schema::document::Value as _;
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocAddress, Searcher, TantivyDocument, Term};
 
 use crate::analyzer::{self, normal_title, terms_by_position};
+use crate::document::STARTS_UP_TO;
 use crate::error::{Error, Result};
 use crate::fields::Fields;
 use crate::index::SearchIndex;
@@ -106,13 +109,8 @@ impl SearchIndex {
 
         // Titles that start with the query: the closest (shortest) first.
         if out.len() < query.limit {
-            let mut upper = normal.clone();
-            upper.push(char::MAX);
-            let prefix = RangeQuery::new(
-                Bound::Included(Term::from_field_text(f.exact, &normal)),
-                Bound::Excluded(Term::from_field_text(f.exact, &upper)),
-            );
-            let prefix = self.shortest_first(&searcher, &filtered(prefix, &filter))?;
+            let prefix =
+                self.shortest_first(&searcher, &filtered_box(prefix(f, &normal), &filter))?;
             self.push(
                 &searcher,
                 &mut out,
@@ -313,6 +311,25 @@ impl SearchIndex {
             score: None,
         })
     }
+}
+
+/// The items one of whose titles begins with `normal`, all scored 1: the `starts` term when the
+/// prefix is short enough to be indexed there, else the range of `exact` keys it begins (the
+/// same items, scored the same, so the prefix cap keeps the same ones either way).
+fn prefix(f: Fields, normal: &str) -> Box<dyn Query> {
+    if normal.chars().count() <= STARTS_UP_TO {
+        let term = TermQuery::new(
+            Term::from_field_text(f.starts, normal),
+            IndexRecordOption::Basic,
+        );
+        return Box::new(ConstScoreQuery::new(Box::new(term), 1.0));
+    }
+    let mut upper = normal.to_owned();
+    upper.push(char::MAX);
+    Box::new(RangeQuery::new(
+        Bound::Included(Term::from_field_text(f.exact, normal)),
+        Bound::Excluded(Term::from_field_text(f.exact, &upper)),
+    ))
 }
 
 /// A matched document before its stored fields are read: what its rank's order needs.
@@ -577,7 +594,9 @@ mod tests {
                 (1u64..64, proptest::bool::ANY, proptest::option::of(name()), proptest::option::of(name()), proptest::option::of(name())),
                 1..24,
             ),
-            q in proptest::sample::select(&["שמחה", "שמ", "ושמחה", "joy", "light", "אור שמחה"][..]),
+            // Short prefixes take the `starts` term; the last two, one over `STARTS_UP_TO`
+            // characters, the range of `exact` keys.
+            q in proptest::sample::select(&["שמחה", "שמ", "ושמחה", "joy", "light", "אור שמחה", "שמחה שמחה א", "שמחה שמחה אור", "joy joy light"][..]),
             filter in proptest::bool::ANY,
             limit in 1usize..12,
         ) {
