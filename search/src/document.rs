@@ -10,6 +10,20 @@ use crate::fields::Fields;
 /// The `kind` of an item's own document (moments have theirs, see `moment`).
 pub(crate) const ITEM_KIND: &str = "item";
 
+/// The longest beginning of a title indexed in `starts`, in characters. A longer prefix query
+/// walks the term dictionary instead; it is rare, and begins few titles.
+pub(crate) const STARTS_UP_TO: usize = 12;
+
+/// Every beginning of `key` (at character boundaries, the whole key included) up to
+/// [`STARTS_UP_TO`] characters.
+pub(crate) fn beginnings(key: &str) -> impl Iterator<Item = &str> {
+    key.char_indices()
+        .skip(1)
+        .map(|(at, _)| &key[..at])
+        .chain(std::iter::once(key))
+        .take(STARTS_UP_TO)
+}
+
 /// The fields whose `{ he, en? }` value names an item, in the order the shown name is chosen.
 const NAME_FIELDS: &[&str] = &["name", "title", "label"];
 
@@ -59,6 +73,7 @@ pub(crate) fn document(fields: &Fields, change: &Change) -> Option<TantivyDocume
     }
     let mut doc = TantivyDocument::default();
     doc.add_text(fields.id, change.id.to_string());
+    doc.add_u64(fields.number, change.id.as_u64());
     doc.add_text(fields.kind, ITEM_KIND);
     doc.add_text(fields.ty, change.ty.as_str());
     if let Some(path) = &change.path {
@@ -70,6 +85,9 @@ pub(crate) fn document(fields: &Fields, change: &Change) -> Option<TantivyDocume
     if let Some(en) = &names.shown_en {
         doc.add_text(fields.en, en);
     }
+    if let Some(shown) = names.shown_he.as_ref().or(names.shown_en.as_ref()) {
+        doc.add_u64(fields.shown_len, shown.chars().count() as u64);
+    }
     if let Some(date) = text(data.get("date")) {
         doc.add_text(fields.date, date);
     }
@@ -77,6 +95,12 @@ pub(crate) fn document(fields: &Fields, change: &Change) -> Option<TantivyDocume
     keys.retain(|k| !k.is_empty());
     keys.sort();
     keys.dedup();
+    let mut starts: Vec<&str> = keys.iter().flat_map(|k| beginnings(k)).collect();
+    starts.sort_unstable();
+    starts.dedup();
+    for start in starts {
+        doc.add_text(fields.starts, start);
+    }
     for key in keys {
         doc.add_text(fields.exact, key);
     }
@@ -104,5 +128,15 @@ mod tests {
         assert_eq!(n.all, ["ליקוטי שיחות", "Likkutei Sichos", "חלק א"]);
         assert_eq!(names(&json!({ "name": "OCR layer" })).all, ["OCR layer"]);
         assert_eq!(names(&json!({ "sha256": "00" })), Names::default());
+    }
+
+    #[test]
+    fn beginnings_are_every_prefix_at_character_boundaries_up_to_the_cap() {
+        assert_eq!(beginnings("שמח").collect::<Vec<_>>(), ["ש", "שמ", "שמח"]);
+        let long = "אבגדהוזחטיכלמנ";
+        let got: Vec<&str> = beginnings(long).collect();
+        assert_eq!(got.len(), STARTS_UP_TO);
+        assert_eq!(got.last().map(|s| s.chars().count()), Some(STARTS_UP_TO));
+        assert!(got.iter().all(|s| long.starts_with(s)));
     }
 }

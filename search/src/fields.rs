@@ -1,7 +1,7 @@
 //! The index's schema: which fields each document has and how each is analysed.
 
 use tantivy::schema::{
-    Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
+    FAST, Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
 };
 
 use crate::analyzer;
@@ -24,6 +24,17 @@ pub struct Fields {
     pub date: Field,
     /// Every name reduced by `normal_title`, untokenised: exact-title and title-prefix ranks.
     pub exact: Field,
+    /// Every beginning of each `exact` key up to `document::STARTS_UP_TO` characters,
+    /// untokenised: the title-prefix rank is one term's postings instead of a walk over every
+    /// title in the prefix's range of the term dictionary.
+    pub starts: Field,
+    /// The shown name's length in characters (fast, item documents only): the exact-title and
+    /// title-prefix ranks put the shortest first from this column, without reading documents.
+    pub shown_len: Field,
+    /// The item's id as its number (fast, item documents only): the tie-break of those ranks
+    /// and the key results are told apart by, read without the document. Ids' text sorts like
+    /// their numbers, so the order is the id's.
+    pub number: Field,
     /// Every name through the recall analyzer; stored, so that with the other stored fields a
     /// document's stored values are all it was made from (`exact` and the `_exact` fields are
     /// analysed from these), which is what `compare` checks.
@@ -65,6 +76,9 @@ impl Fields {
             en: b.add_text_field("en", STORED),
             date: b.add_text_field("date", STRING | STORED),
             exact: b.add_text_field("exact", STRING),
+            starts: b.add_text_field("starts", STRING),
+            shown_len: b.add_u64_field("shown_len", FAST),
+            number: b.add_u64_field("number", FAST),
             words: b.add_text_field("words", analysed(analyzer::WORDS) | STORED),
             words_exact: b.add_text_field("words_exact", analysed(analyzer::EXACT)),
             kind: b.add_text_field("kind", STRING | STORED),
@@ -89,6 +103,9 @@ impl Fields {
             en: schema.get_field("en")?,
             date: schema.get_field("date")?,
             exact: schema.get_field("exact")?,
+            starts: schema.get_field("starts")?,
+            shown_len: schema.get_field("shown_len")?,
+            number: schema.get_field("number")?,
             words: schema.get_field("words")?,
             words_exact: schema.get_field("words_exact")?,
             kind: schema.get_field("kind")?,

@@ -8,13 +8,18 @@ use std::ops::Bound;
 
 use catalog_schemas::{DateKey, Id, ItemType};
 use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, RangeQuery, TermQuery};
+use tantivy::columnar::Column;
+use tantivy::query::{
+    BooleanQuery, BoostQuery, ConstScoreQuery, Occur, Query, RangeQuery, TermQuery,
+};
 use tantivy::schema::document::Value as _;
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocAddress, Searcher, TantivyDocument, Term};
 
 use crate::analyzer::{self, normal_title, terms_by_position};
+use crate::document::STARTS_UP_TO;
 use crate::error::{Error, Result};
+use crate::fields::Fields;
 use crate::index::SearchIndex;
 
 /// How well an item matched; the order of the variants is the order of the results.
@@ -92,21 +97,28 @@ impl SearchIndex {
             Term::from_field_text(f.exact, &normal),
             IndexRecordOption::Basic,
         );
-        let mut exact_hits = self.read_all(&searcher, &filtered(exact, &filter), Rank::Exact)?;
-        exact_hits.sort_by(|a, b| shown_len(a).cmp(&shown_len(b)).then(a.id.cmp(&b.id)));
-        push(&mut out, &mut seen, exact_hits, query.limit);
+        let exact = self.shortest_first(&searcher, &filtered(exact, &filter))?;
+        self.push(
+            &searcher,
+            &mut out,
+            &mut seen,
+            exact,
+            Rank::Exact,
+            query.limit,
+        )?;
 
         // Titles that start with the query: the closest (shortest) first.
         if out.len() < query.limit {
-            let mut upper = normal.clone();
-            upper.push(char::MAX);
-            let prefix = RangeQuery::new(
-                Bound::Included(Term::from_field_text(f.exact, &normal)),
-                Bound::Excluded(Term::from_field_text(f.exact, &upper)),
-            );
-            let mut hits = self.read_all(&searcher, &filtered(prefix, &filter), Rank::Prefix)?;
-            hits.sort_by(|a, b| shown_len(a).cmp(&shown_len(b)).then(a.id.cmp(&b.id)));
-            push(&mut out, &mut seen, hits, query.limit);
+            let prefix =
+                self.shortest_first(&searcher, &filtered_box(prefix(f, &normal), &filter))?;
+            self.push(
+                &searcher,
+                &mut out,
+                &mut seen,
+                prefix,
+                Rank::Prefix,
+                query.limit,
+            )?;
         }
 
         // Every word of the query, in any form the analyzer gives it.
@@ -114,13 +126,24 @@ impl SearchIndex {
             let words = self.words_query(query.q, self.fields.words, self.fields.words_exact);
             let top = TopDocs::with_limit(query.limit + seen.len()).order_by_score();
             let found = searcher.search(&filtered_box(words, &filter), &top)?;
-            let mut hits = Vec::with_capacity(found.len());
+            let mut columns = Columns::new(&searcher, f)?;
+            let mut best = Vec::with_capacity(found.len());
             for (score, address) in found {
-                let mut hit = self.hit(&searcher, address, Rank::Words)?;
-                hit.score = Some(score);
-                hits.push(hit);
+                let (_, number) = columns.get(address)?;
+                best.push(Candidate {
+                    address,
+                    number,
+                    score: Some(score),
+                });
             }
-            push(&mut out, &mut seen, hits, query.limit);
+            self.push(
+                &searcher,
+                &mut out,
+                &mut seen,
+                best,
+                Rank::Words,
+                query.limit,
+            )?;
         }
         Ok(out)
     }
@@ -196,7 +219,8 @@ impl SearchIndex {
         Box::new(BooleanQuery::new(must))
     }
 
-    /// Every document a constant-score query matches, up to the prefix cap.
+    /// Every document a constant-score query matches, up to the prefix cap. Only the date answer
+    /// reads them all (its order needs the stored date); the name ranks use `shortest_first`.
     fn read_all(&self, searcher: &Searcher, query: &dyn Query, rank: Rank) -> Result<Vec<Hit>> {
         let top = TopDocs::with_limit(PREFIX_CANDIDATES).order_by_score();
         searcher
@@ -204,6 +228,62 @@ impl SearchIndex {
             .into_iter()
             .map(|(_, address)| self.hit(searcher, address, rank))
             .collect()
+    }
+
+    /// The documents `query` matches, up to the prefix cap, shortest shown name first, then id:
+    /// the order is read from the `shown_len` and `number` columns, so no document is read here;
+    /// `push` reads only the ones it answers with. The cap picks the same candidates as when each
+    /// candidate's document was read (the collector and its cap are unchanged).
+    fn shortest_first(&self, searcher: &Searcher, query: &dyn Query) -> Result<Vec<Candidate>> {
+        let top = TopDocs::with_limit(PREFIX_CANDIDATES).order_by_score();
+        let found = searcher.search(query, &top)?;
+        let mut columns = Columns::new(searcher, self.fields)?;
+        let mut keyed = Vec::with_capacity(found.len());
+        for (_, address) in found {
+            let (len, number) = columns.get(address)?;
+            keyed.push((
+                len,
+                Candidate {
+                    address,
+                    number,
+                    score: None,
+                },
+            ));
+        }
+        keyed.sort_by_key(|(len, c)| (*len, c.number));
+        Ok(keyed.into_iter().map(|(_, c)| c).collect())
+    }
+
+    /// Appends `candidates` in their order, skipping items already answered, until `limit`; reads
+    /// the stored fields of each one appended and of no other.
+    fn push(
+        &self,
+        searcher: &Searcher,
+        out: &mut Vec<Hit>,
+        seen: &mut HashSet<Id>,
+        candidates: Vec<Candidate>,
+        rank: Rank,
+        limit: usize,
+    ) -> Result<()> {
+        for candidate in candidates {
+            if out.len() >= limit {
+                break;
+            }
+            let id = Id::from_u64(candidate.number)
+                .ok_or_else(|| Error::Corrupt(format!("number {} is no id", candidate.number)))?;
+            if seen.insert(id) {
+                let mut hit = self.hit(searcher, candidate.address, rank)?;
+                if hit.id != id {
+                    return Err(Error::Corrupt(format!(
+                        "document {} has number {}",
+                        hit.id, candidate.number
+                    )));
+                }
+                hit.score = candidate.score;
+                out.push(hit);
+            }
+        }
+        Ok(())
     }
 
     fn hit(&self, searcher: &Searcher, address: DocAddress, rank: Rank) -> Result<Hit> {
@@ -233,11 +313,70 @@ impl SearchIndex {
     }
 }
 
-fn shown_len(hit: &Hit) -> usize {
-    hit.he
-        .as_deref()
-        .or(hit.en.as_deref())
-        .map_or(usize::MAX, |s| s.chars().count())
+/// The items one of whose titles begins with `normal`, all scored 1: the `starts` term when the
+/// prefix is short enough to be indexed there, else the range of `exact` keys it begins (the
+/// same items, scored the same, so the prefix cap keeps the same ones either way).
+fn prefix(f: Fields, normal: &str) -> Box<dyn Query> {
+    if normal.chars().count() <= STARTS_UP_TO {
+        let term = TermQuery::new(
+            Term::from_field_text(f.starts, normal),
+            IndexRecordOption::Basic,
+        );
+        return Box::new(ConstScoreQuery::new(Box::new(term), 1.0));
+    }
+    let mut upper = normal.to_owned();
+    upper.push(char::MAX);
+    Box::new(RangeQuery::new(
+        Bound::Included(Term::from_field_text(f.exact, normal)),
+        Bound::Excluded(Term::from_field_text(f.exact, &upper)),
+    ))
+}
+
+/// A matched document before its stored fields are read: what its rank's order needs.
+struct Candidate {
+    address: DocAddress,
+    /// The item's id as a number (the `number` column).
+    number: u64,
+    /// BM25 score, for the words rank.
+    score: Option<f32>,
+}
+
+/// The `shown_len` and `number` columns of each segment, opened when a candidate first needs them.
+struct Columns<'a> {
+    searcher: &'a Searcher,
+    fields: Fields,
+    open: Vec<Option<(Column<u64>, Column<u64>)>>,
+}
+
+impl<'a> Columns<'a> {
+    fn new(searcher: &'a Searcher, fields: Fields) -> Result<Columns<'a>> {
+        Ok(Columns {
+            searcher,
+            fields,
+            open: vec![None; searcher.segment_readers().len()],
+        })
+    }
+
+    /// The shown name's length (`u64::MAX` when it has none, as the longest) and the id's number.
+    fn get(&mut self, address: DocAddress) -> Result<(u64, u64)> {
+        let slot = &mut self.open[address.segment_ord as usize];
+        if slot.is_none() {
+            let schema = self.searcher.schema();
+            let fast = self
+                .searcher
+                .segment_reader(address.segment_ord)
+                .fast_fields();
+            *slot = Some((
+                fast.u64(schema.get_field_name(self.fields.shown_len))?,
+                fast.u64(schema.get_field_name(self.fields.number))?,
+            ));
+        }
+        let (len, number) = slot.as_ref().expect("opened above");
+        let number = number.first(address.doc_id).ok_or_else(|| {
+            Error::Corrupt(format!("item document {address:?} without its id's number"))
+        })?;
+        Ok((len.first(address.doc_id).unwrap_or(u64::MAX), number))
+    }
 }
 
 fn filtered(query: impl Query + 'static, filter: &Option<Term>) -> Box<dyn Query> {
@@ -257,13 +396,228 @@ fn filtered_box(query: Box<dyn Query>, filter: &Option<Term>) -> Box<dyn Query> 
     }
 }
 
-fn push(out: &mut Vec<Hit>, seen: &mut HashSet<Id>, hits: Vec<Hit>, limit: usize) {
-    for hit in hits {
-        if out.len() >= limit {
-            return;
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use catalog_log_core::{Log, Seq, Store};
+    use serde_json::{Value, json};
+
+    fn id(n: u64) -> Id {
+        Id::from_u64(n).expect("id")
+    }
+
+    /// An index folded from `items`, one commit (and one tantivy commit, so one segment) each.
+    fn index_of(items: &[(u64, ItemType, Value)]) -> (tempfile::TempDir, SearchIndex) {
+        let dir = tempfile::tempdir().expect("dir");
+        let store = Store::open(&dir.path().join("db"), &[]).expect("store");
+        let log = Log::open(&store).expect("log");
+        let (index, mut indexer) = SearchIndex::open(&dir.path().join("search")).expect("open");
+        for (n, ty, data) in items {
+            let commit = catalog_testkit::append(
+                &log,
+                vec![catalog_testkit::put(id(*n), *ty, None, data.clone())],
+            );
+            indexer.apply(&[commit]).expect("apply");
         }
-        if seen.insert(hit.id) {
-            out.push(hit);
+        assert_eq!(index.applied(), Seq(items.len() as u64));
+        drop(indexer);
+        (dir, index)
+    }
+
+    fn ranked(
+        index: &SearchIndex,
+        q: &str,
+        ty: Option<ItemType>,
+        limit: usize,
+    ) -> Vec<(u64, Rank)> {
+        let query = SearchQuery { q, ty, limit };
+        index
+            .search(&query)
+            .expect("search")
+            .into_iter()
+            .map(|h| (h.id.as_u64(), h.rank))
+            .collect()
+    }
+
+    /// The search as it was before the ranks' order came from fast fields: every candidate's
+    /// stored fields read, then sorted and deduplicated. The oracle of the proptest below.
+    fn reading_every_candidate(index: &SearchIndex, query: &SearchQuery<'_>) -> Vec<Hit> {
+        let normal = normal_title(query.q);
+        let searcher = index.reader.searcher();
+        let f = index.fields;
+        let filter = query.ty.map(|ty| Term::from_field_text(f.ty, ty.as_str()));
+        let shown_len = |hit: &Hit| {
+            hit.he
+                .as_deref()
+                .or(hit.en.as_deref())
+                .map_or(usize::MAX, |s| s.chars().count())
+        };
+        let mut out: Vec<Hit> = Vec::new();
+        let mut seen = HashSet::new();
+        let mut push = |out: &mut Vec<Hit>, hits: Vec<Hit>| {
+            for hit in hits {
+                if out.len() >= query.limit {
+                    return;
+                }
+                if seen.insert(hit.id) {
+                    out.push(hit);
+                }
+            }
+        };
+        let exact = TermQuery::new(
+            Term::from_field_text(f.exact, &normal),
+            IndexRecordOption::Basic,
+        );
+        let mut hits = index
+            .read_all(&searcher, filtered(exact, &filter).as_ref(), Rank::Exact)
+            .expect("exact");
+        hits.sort_by(|a, b| shown_len(a).cmp(&shown_len(b)).then(a.id.cmp(&b.id)));
+        push(&mut out, hits);
+        if out.len() < query.limit {
+            let mut upper = normal.clone();
+            upper.push(char::MAX);
+            let prefix = RangeQuery::new(
+                Bound::Included(Term::from_field_text(f.exact, &normal)),
+                Bound::Excluded(Term::from_field_text(f.exact, &upper)),
+            );
+            let mut hits = index
+                .read_all(&searcher, filtered(prefix, &filter).as_ref(), Rank::Prefix)
+                .expect("prefix");
+            hits.sort_by(|a, b| shown_len(a).cmp(&shown_len(b)).then(a.id.cmp(&b.id)));
+            push(&mut out, hits);
+        }
+        if out.len() < query.limit {
+            let words = index.words_query(query.q, f.words, f.words_exact);
+            let already = out.len();
+            let top = TopDocs::with_limit(query.limit + already).order_by_score();
+            let found = searcher
+                .search(&filtered_box(words, &filter), &top)
+                .expect("words");
+            let hits = found
+                .into_iter()
+                .map(|(score, address)| {
+                    let mut hit = index.hit(&searcher, address, Rank::Words).expect("hit");
+                    hit.score = Some(score);
+                    hit
+                })
+                .collect();
+            push(&mut out, hits);
+        }
+        out
+    }
+
+    #[test]
+    fn exact_before_prefix_before_words_with_ties_by_shown_length_then_id() {
+        let topic = ItemType::Topic;
+        let (_dir, index) = index_of(&[
+            // Exact titles. 5 and 4 tie on length (4): the id decides, not the order indexed.
+            (5, topic, json!({ "name": { "he": "שמחה" } })),
+            (4, topic, json!({ "name": { "he": "שמחה" } })),
+            // Exact through a name it is not shown by: the shown name's length (16) places it.
+            (
+                9,
+                topic,
+                json!({ "title": { "he": "ספר השמחה הגדולה" }, "label": { "he": "שמחה" } }),
+            ),
+            // Another type, exact and as short: kept out by a type filter.
+            (11, ItemType::Person, json!({ "name": { "he": "שמחה" } })),
+            // Prefixes. 8 and 3 tie on length (8); 1 and 6 on 10, 6 by its English shown name.
+            (8, topic, json!({ "name": { "he": "שמחה רבה" } })),
+            (3, topic, json!({ "name": { "he": "שמחה רבה" } })),
+            (1, topic, json!({ "name": { "he": "שמחה גדולה" } })),
+            (
+                6,
+                topic,
+                json!({ "name": { "en": "Joy of all" }, "label": { "he": "שמחה של מצוה" } }),
+            ),
+            // Only the word.
+            (10, topic, json!({ "name": { "he": "ספר שמחה" } })),
+        ]);
+        use Rank::{Exact, Prefix, Words};
+        assert_eq!(
+            ranked(&index, "שמחה", None, 20),
+            [
+                (4, Exact),
+                (5, Exact),
+                (11, Exact),
+                (9, Exact),
+                (3, Prefix),
+                (8, Prefix),
+                (1, Prefix),
+                (6, Prefix),
+                (10, Words),
+            ]
+        );
+        assert_eq!(
+            ranked(&index, "שמחה", Some(ItemType::Topic), 20),
+            [
+                (4, Exact),
+                (5, Exact),
+                (9, Exact),
+                (3, Prefix),
+                (8, Prefix),
+                (1, Prefix),
+                (6, Prefix),
+                (10, Words),
+            ]
+        );
+        // A limit inside a rank cuts it after the shortest, with the exact items not repeated.
+        assert_eq!(
+            ranked(&index, "שמחה", Some(ItemType::Topic), 5),
+            [(4, Exact), (5, Exact), (9, Exact), (3, Prefix), (8, Prefix)]
+        );
+        // The words rank's hits carry their score, the others none.
+        let query = SearchQuery {
+            q: "שמחה",
+            ty: None,
+            limit: 20,
+        };
+        let hits = index.search(&query).expect("search");
+        assert!(hits.iter().all(|h| h.score.is_some() == (h.rank == Words)));
+        assert_eq!(hits, reading_every_candidate(&index, &query));
+    }
+
+    const WORDS: &[&str] = &["שמחה", "שמח", "ושמחה", "אור", "Joy", "joys", "light"];
+
+    fn name() -> impl proptest::strategy::Strategy<Value = String> {
+        proptest::collection::vec(proptest::sample::select(WORDS), 1..4).prop_map(|w| w.join(" "))
+    }
+
+    use proptest::strategy::Strategy as _;
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+        /// The answers are the ones reading every candidate's stored fields gave, hit for hit.
+        #[test]
+        fn answers_as_reading_every_candidate_did(
+            items in proptest::collection::vec(
+                (1u64..64, proptest::bool::ANY, proptest::option::of(name()), proptest::option::of(name()), proptest::option::of(name())),
+                1..24,
+            ),
+            // Short prefixes take the `starts` term; the last two, one over `STARTS_UP_TO`
+            // characters, the range of `exact` keys.
+            q in proptest::sample::select(&["שמחה", "שמ", "ושמחה", "joy", "light", "אור שמחה", "שמחה שמחה א", "שמחה שמחה אור", "joy joy light"][..]),
+            filter in proptest::bool::ANY,
+            limit in 1usize..12,
+        ) {
+            let items: Vec<(u64, ItemType, Value)> = items
+                .into_iter()
+                .map(|(n, person, he, en, label)| {
+                    let ty = if person { ItemType::Person } else { ItemType::Topic };
+                    let mut data = json!({ "name": { "he": he.unwrap_or_else(|| "שם".into()) } });
+                    if let Some(en) = en {
+                        data["name"]["en"] = Value::String(en);
+                    }
+                    if let Some(label) = label {
+                        data["label"] = json!({ "he": label });
+                    }
+                    (n, ty, data)
+                })
+                .collect();
+            let (_dir, index) = index_of(&items);
+            let query = SearchQuery { q, ty: filter.then_some(ItemType::Topic), limit };
+            let hits = index.search(&query).expect("search");
+            proptest::prop_assert_eq!(hits, reading_every_candidate(&index, &query));
         }
     }
 }
