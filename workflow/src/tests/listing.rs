@@ -139,6 +139,18 @@ fn pages_run_newest_first_without_gaps() {
     assert_eq!((third.counts.open, third.counts.closed), (3, 2));
 }
 
+/// The workflow opened again on the same store, as a restart would (the backfill runs on open).
+fn reopen(h: &Harness) -> crate::Workflow {
+    crate::Workflow::open_with_clock(
+        &h.store,
+        &h.log,
+        &h.projector,
+        &h.read_models,
+        h.clock.clone(),
+    )
+    .unwrap()
+}
+
 /// Every key of the list indexes, and the list counters, as the store holds them.
 fn index_state(h: &Harness) -> Vec<(&'static str, Vec<u8>, Vec<u8>)> {
     let kv = h.wf.kv();
@@ -190,14 +202,7 @@ fn a_store_without_the_list_indexes_gets_them_on_open() {
     assert!(index_state(h).is_empty());
     assert!(w.list(&filter(StateFilter::All), None, 50).items.is_empty());
 
-    let reopened = crate::Workflow::open_with_clock(
-        &h.store,
-        &h.log,
-        &h.projector,
-        &h.read_models,
-        h.clock.clone(),
-    )
-    .unwrap();
+    let reopened = reopen(h);
     assert_eq!(
         index_state(h),
         written,
@@ -440,14 +445,7 @@ fn a_store_of_the_reviewer_entries_without_classes_gets_them_on_open() {
     let first = w.list(&by_reviewer(StateFilter::All, "looker"), None, 1);
     assert_eq!(ids(&first), [6]);
 
-    let reopened = crate::Workflow::open_with_clock(
-        &h.store,
-        &h.log,
-        &h.projector,
-        &h.read_models,
-        h.clock.clone(),
-    )
-    .unwrap();
+    let reopened = reopen(h);
     assert_eq!(
         index_state(h),
         written,
