@@ -524,3 +524,30 @@ async fn a_rebuild_leaves_the_board_byte_for_byte() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_person_opens_at_most_ten_projects_a_day() {
+    let c = s().token("c");
+    let slug = |n: usize| format!("c-goal-{n}");
+    for n in 0..10 {
+        open(&c, json!({ "slug": slug(n), "name": "A goal" })).await;
+    }
+    let eleventh = c
+        .post(
+            "/v1/projects",
+            &json!({ "slug": slug(10), "name": "A goal" }),
+        )
+        .await;
+    assert!(
+        eleventh
+            .header("retry-after")
+            .and_then(|s| s.parse::<u64>().ok())
+            .is_some_and(|secs| (1..=86_400).contains(&secs)),
+        "a 429 says when to come back"
+    );
+    eleventh.expect_error(429, "rate-limited");
+    s().anon()
+        .get(&format!("/v1/projects/{}", slug(10)))
+        .await
+        .expect_error(404, "not-found");
+}

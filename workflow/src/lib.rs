@@ -182,6 +182,7 @@ pub use projects::{
 };
 pub use quotas::{
     BOT_DRAFT_ITEMS_FACTOR, MAX_COMMENTS_A_DAY, MAX_DRAFT_ITEMS, MAX_ISSUES_A_DAY, MAX_OPEN_DRAFTS,
+    MAX_PROJECTS_A_DAY,
 };
 pub use resolutions::{Resolution, Resolutions, Side};
 pub use revert::Reverted;

@@ -1,4 +1,4 @@
-//! Per-account quotas: open drafts, the items in them, issues a day, comments a day. Stewards
+//! Per-account quotas: open drafts, the items in them, issues, comments and projects a day. Stewards
 //! are exempt (they
 //! clean up after others and load imports). Each count is a counter in `wf_counters` read and
 //! written under the registry lock, in the same batch as the record it counts, so it never
@@ -35,6 +35,9 @@ pub const MAX_ISSUES_A_DAY: u64 = 50;
 /// Most comments one account may write in a UTC day, on suggestions, issues and talk pages
 /// together (stewards: no limit). Past it, `429` with `Retry-After` until the day ends.
 pub const MAX_COMMENTS_A_DAY: u64 = 500;
+/// Most projects one account may open in a UTC day (stewards: no limit). A project is stored
+/// for good and listed with its progress; past it, `429` with `Retry-After` until the day ends.
+pub const MAX_PROJECTS_A_DAY: u64 = 10;
 
 const DAY_MS: i64 = 86_400_000;
 const COUNT_BITS: u32 = 24;
@@ -44,6 +47,7 @@ const COUNT_BITS: u32 = 24;
 pub(crate) enum Daily {
     Issues,
     Comments,
+    Projects,
     /// Files uploaded; the one daily quota stewards keep too (the spec gives everyone one).
     Uploads,
 }
@@ -53,6 +57,7 @@ impl Daily {
         match self {
             Daily::Issues => "issues",
             Daily::Comments => "comments",
+            Daily::Projects => "projects",
             Daily::Uploads => "uploads",
         }
     }
@@ -61,6 +66,7 @@ impl Daily {
         match self {
             Daily::Issues => MAX_ISSUES_A_DAY,
             Daily::Comments => MAX_COMMENTS_A_DAY,
+            Daily::Projects => MAX_PROJECTS_A_DAY,
             Daily::Uploads => crate::files::MAX_UPLOADS_A_DAY,
         }
     }

@@ -303,7 +303,8 @@ struct NewProjectBody {
 #[utoipa::path(post, path = "/v1/projects", tag = "projects", request_body = NewProjectBody,
     responses((status = 201, body = Project, description = "the project"), (status = 400, body = ErrorBody),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
-        (status = 409, body = ErrorBody, description = "the slug is taken")),
+        (status = 409, body = ErrorBody, description = "the slug is taken"),
+        (status = 429, body = ErrorBody, description = "ten projects opened today already")),
     security(("bearer" = []), ("session" = [])))]
 async fn create(
     State(state): State<AppState>,

@@ -320,7 +320,11 @@ impl Workflow {
         if self.project_record(&slug)?.is_some() {
             return Err(ProjectRefusal::SlugTaken(slug.0).into());
         }
+        let counted = self.count_daily(principal, crate::quotas::Daily::Projects)?;
         let mut batch = self.kv().batch();
+        if let Some(counted) = counted {
+            counted.write(&mut batch)?;
+        }
         batch.put(slug.as_str().as_bytes(), &record)?;
         batch.put_raw(PROJECT_STATUS, &status_key(record.status, &slug), &[])?;
         self.kv().write(batch)?;

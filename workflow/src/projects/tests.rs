@@ -341,3 +341,29 @@ mod golden {
         );
     }
 }
+
+#[test]
+fn an_account_opens_at_most_ten_projects_a_day() {
+    let w = World::new();
+    let wf = &w.h.wf;
+    let new = |slug: String| NewProject {
+        slug,
+        name: "A goal".into(),
+        ..NewProject::default()
+    };
+    for n in 0..crate::MAX_PROJECTS_A_DAY {
+        wf.create_project(&w.editor, new(format!("goal-{n}")))
+            .unwrap();
+    }
+    assert_eq!(
+        class(wf.create_project(&w.editor, new("one-too-many".into()))),
+        Some(UserClass::RateLimited)
+    );
+    assert!(wf.project(&slug("one-too-many")).unwrap().is_none());
+    // Stewards are not counted; the next UTC day the editor may again.
+    wf.create_project(&w.steward, new("stewards".into()))
+        .unwrap();
+    w.h.clock.advance_millis(24 * 60 * 60 * 1000);
+    wf.create_project(&w.editor, new("next-day".into()))
+        .unwrap();
+}
