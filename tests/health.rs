@@ -107,6 +107,12 @@ async fn coverage_moves_with_a_farbrengen_and_its_recording_per_year_and_set() {
         .clone();
     let h = health(&anon, "?limit=500").await;
     let (y, s) = (year_of(&h, 5702), set_of(&h, &set));
+    let shown = anon.get_json(&format!("/v1/entities/{set}")).await;
+    assert_eq!(
+        s["path"], shown["path"],
+        "a set is shown by its path too: {s}"
+    );
+    assert!(s["path"].is_string(), "{shown}");
     assert_eq!(
         (y["farbrengens"].clone(), y["withRecording"].clone()),
         (json!(1), json!(0))

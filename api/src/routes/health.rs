@@ -88,6 +88,8 @@ struct HealthYear {
 struct HealthSet {
     /// The set's id.
     set: String,
+    /// The set's path, when it has one.
+    path: Option<String>,
     #[serde(flatten)]
     coverage: HealthCoverage,
 }
@@ -206,14 +208,23 @@ async fn health(
                         coverage: c.into(),
                     })
                     .collect(),
-                sets: rm
-                    .coverage_by_set(limit)?
-                    .into_iter()
-                    .map(|(set, c)| HealthSet {
-                        set: set.to_string(),
-                        coverage: c.into(),
-                    })
-                    .collect(),
+                sets: {
+                    let sets = rm.coverage_by_set(limit)?;
+                    // One multi-get for the page's sets, so each is shown by its path too.
+                    let ids: Vec<_> = sets.iter().map(|(set, _)| *set).collect();
+                    let paths: BTreeMap<_, _> = rm
+                        .items(&ids)?
+                        .into_iter()
+                        .map(|item| (item.id, item.path))
+                        .collect();
+                    sets.into_iter()
+                        .map(|(set, c)| HealthSet {
+                            set: set.to_string(),
+                            path: paths.get(&set).cloned().flatten(),
+                            coverage: c.into(),
+                        })
+                        .collect()
+                },
             },
             pages: HealthPages {
                 total: totals.pages,
