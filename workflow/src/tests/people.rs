@@ -5,8 +5,29 @@
 use super::conversation::say;
 use super::{World, topic};
 use crate::people::PagePosition;
-use crate::{Handle, NotAllowed, PeopleQuery, Resolutions, Subject, ThreadKind};
+use crate::{
+    Handle, NotAllowed, PeopleQuery, Principal, Resolutions, Subject, SuggestionId, ThreadKind,
+};
 use catalog_schemas::ItemType;
+
+/// Gives `old`'s account the handle `new`, as `catalog account rename` does.
+fn rename(w: &World, old: &str, new: &str) {
+    w.h.wf.identity().rename(&h(old), &h(new)).unwrap();
+}
+
+/// A suggestion by `who` putting one topic, submitted.
+fn submitted_topic(w: &World, who: &Principal, title: &str) -> SuggestionId {
+    let id = w.h.wf.create_draft(who, title, None).unwrap().id;
+    w.h.wf
+        .put_item(
+            who,
+            id,
+            super::new_item(ItemType::Topic, topic(w.set, title)),
+        )
+        .unwrap();
+    w.h.wf.submit(who, id).unwrap();
+    id
+}
 
 fn h(s: &str) -> Handle {
     Handle::parse(s).unwrap()
@@ -16,10 +37,7 @@ fn h(s: &str) -> Handle {
 fn a_renamed_keeper_still_approves_in_the_set_that_names_their_old_handle() {
     let w = World::new();
     let (s, _) = w.open_topic("joy");
-    w.h.wf
-        .identity()
-        .rename(&h("keeper"), &h("keeper-now"))
-        .unwrap();
+    rename(&w, "keeper", "keeper-now");
     let keeper = w.h.session(&h("keeper-now"));
     let merged = w.h.wf.approve(&keeper, s, &Resolutions::none()).unwrap();
     assert_eq!(merged.status, crate::Status::Merged);
@@ -29,10 +47,7 @@ fn a_renamed_keeper_still_approves_in_the_set_that_names_their_old_handle() {
 fn a_renamed_author_still_may_not_approve_their_own_and_may_still_edit_it() {
     let w = World::new();
     let (s, _) = w.open_topic("joy");
-    w.h.wf
-        .identity()
-        .rename(&h("editor"), &h("editor-now"))
-        .unwrap();
+    rename(&w, "editor", "editor-now");
     // The editor, renamed, as a keeper of the set too would be refused their own suggestion.
     let editor = w.h.session(&h("editor-now"));
     let own = w.h.wf.approve(&editor, s, &Resolutions::none());
@@ -56,10 +71,7 @@ fn asking_an_old_handle_to_review_asks_the_person_by_their_handle_now() {
     let w = World::new();
     let (s, _) = w.open_topic("joy");
     w.h.writer("friend", false);
-    w.h.wf
-        .identity()
-        .rename(&h("friend"), &h("friend-now"))
-        .unwrap();
+    rename(&w, "friend", "friend-now");
     let asked =
         w.h.wf
             .request_reviews(&w.editor, s, &[h("friend")])
@@ -69,10 +81,7 @@ fn asking_an_old_handle_to_review_asks_the_person_by_their_handle_now() {
         "{asked:?}"
     );
     // Asking the author by an old handle of theirs is asking them to review their own.
-    w.h.wf
-        .identity()
-        .rename(&h("editor"), &h("editor-now"))
-        .unwrap();
+    rename(&w, "editor", "editor-now");
     let editor = w.h.session(&h("editor-now"));
     assert!(
         w.h.wf
@@ -88,20 +97,9 @@ fn a_page_counts_and_lists_what_was_done_under_every_handle() {
     w.h.wf
         .comment(&w.editor, Subject::Changeset(first), say("a note"))
         .unwrap();
-    w.h.wf
-        .identity()
-        .rename(&h("editor"), &h("editor-now"))
-        .unwrap();
+    rename(&w, "editor", "editor-now");
     let editor = w.h.session(&h("editor-now"));
-    let second = w.h.wf.create_draft(&editor, "two", None).unwrap().id;
-    w.h.wf
-        .put_item(
-            &editor,
-            second,
-            super::new_item(ItemType::Topic, topic(w.set, "two")),
-        )
-        .unwrap();
-    w.h.wf.submit(&editor, second).unwrap();
+    let second = submitted_topic(&w, &editor, "two");
     w.h.wf
         .approve(&w.keeper, first, &Resolutions::none())
         .unwrap();
@@ -155,10 +153,7 @@ fn a_threads_people_come_first_by_their_handle_now() {
     w.h.wf
         .comment(&w.steward, Subject::Changeset(s), say("a note"))
         .unwrap();
-    w.h.wf
-        .identity()
-        .rename(&h("editor"), &h("editor-now"))
-        .unwrap();
+    rename(&w, "editor", "editor-now");
     let people =
         w.h.wf
             .find_people(
@@ -178,24 +173,10 @@ fn a_threads_people_come_first_by_their_handle_now() {
 fn the_author_and_reviewer_filters_name_a_person_by_any_handle_they_held() {
     let w = World::new();
     let (first, _) = w.open_topic("one");
-    w.h.wf
-        .identity()
-        .rename(&h("editor"), &h("editor-now"))
-        .unwrap();
-    w.h.wf
-        .identity()
-        .rename(&h("keeper"), &h("keeper-now"))
-        .unwrap();
+    rename(&w, "editor", "editor-now");
+    rename(&w, "keeper", "keeper-now");
     let editor = w.h.session(&h("editor-now"));
-    let second = w.h.wf.create_draft(&editor, "two", None).unwrap().id;
-    w.h.wf
-        .put_item(
-            &editor,
-            second,
-            super::new_item(ItemType::Topic, topic(w.set, "two")),
-        )
-        .unwrap();
-    w.h.wf.submit(&editor, second).unwrap();
+    let second = submitted_topic(&w, &editor, "two");
     for (author, reviewer) in [
         (Some("editor"), None),
         (Some("editor-now"), None),
@@ -238,10 +219,7 @@ fn a_renamed_person_unassigns_themselves_under_the_handle_they_held() {
     w.h.wf
         .set_issue_assignees(&helper, number, &[h("helper")])
         .unwrap();
-    w.h.wf
-        .identity()
-        .rename(&h("helper"), &h("helper-now"))
-        .unwrap();
+    rename(&w, "helper", "helper-now");
     let renamed = w.h.session(&h("helper-now"));
     // The stored assignee is the old handle: taking it off is taking oneself off.
     let shown = w.h.wf.set_issue_assignees(&renamed, number, &[]).unwrap();
@@ -275,14 +253,8 @@ fn the_issue_list_finds_an_assignee_under_every_handle_they_held() {
         .set_issue_assignees(&helper, first.number, &[h("helper")])
         .unwrap();
     let unrelated = open("nobody's");
-    w.h.wf
-        .identity()
-        .rename(&h("helper"), &h("helper-now"))
-        .unwrap();
-    w.h.wf
-        .identity()
-        .rename(&h("editor"), &h("editor-now"))
-        .unwrap();
+    rename(&w, "helper", "helper-now");
+    rename(&w, "editor", "editor-now");
     let renamed = w.h.session(&h("helper-now"));
     let second = open("needs more hands");
     // Both handles of one person given at once are one assignee.
