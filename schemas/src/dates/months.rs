@@ -126,8 +126,18 @@ fn without_prefix(letters: &str, known: impl Fn(&str) -> bool) -> Option<&str> {
     letters.strip_prefix('ב').filter(|rest| known(rest))
 }
 
+/// How `אדר` followed by a lone `א׳` or `ב׳` is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AdarLetter {
+    /// As Adar I or Adar II (`ט״ו אדר א׳ תשפ״ד`).
+    Month,
+    /// As plain Adar with the letter, the text's last word, left for the year: `יו״ד אדר א׳` is
+    /// 10 Adar 5001, the way the year 5001 is written without its thousands.
+    Year,
+}
+
 /// A Hebrew month named at `at`, and how many words it took.
-pub fn hebrew_month(tokens: &[Token], at: usize) -> Option<(Month, usize)> {
+pub fn hebrew_month(tokens: &[Token], at: usize, letter: AdarLetter) -> Option<(Month, usize)> {
     let next = || tokens.get(at + 1).and_then(Token::hebrew_letters);
     let next_latin = || tokens.get(at + 1).and_then(Token::latin);
     match &tokens[at] {
@@ -151,6 +161,13 @@ pub fn hebrew_month(tokens: &[Token], at: usize) -> Option<(Month, usize)> {
                         .and_then(Token::hebrew_letters)
                         .as_deref()
                         == Some(THOUSANDS_WORD) =>
+                {
+                    Some((Month::Adar, 1))
+                }
+                "אדר"
+                    if letter == AdarLetter::Year
+                        && tokens.len() == at + 2
+                        && matches!(&tokens[at + 1], Token::Hebrew(w) if written_as_letter(w)) =>
                 {
                     Some((Month::Adar, 1))
                 }
@@ -180,6 +197,15 @@ fn written_as_number(word: &str) -> bool {
             && chars.get(i + 1).is_some_and(|&c| !is_mark(c))
             && chars.get(i + 2).is_none_or(|&c| is_mark(c))
     })
+}
+
+/// Whether the word is one letter with its geresh (`א׳`), the way a number is written.
+fn written_as_letter(word: &str) -> bool {
+    let mut chars = word.chars();
+    matches!(
+        (chars.next(), chars.next(), chars.next()),
+        (Some(c), Some('\''), None) if c.is_alphabetic()
+    )
 }
 
 /// Adar, Adar I or Adar II, by the word after it.

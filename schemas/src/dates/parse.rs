@@ -5,7 +5,7 @@
 use super::gematria::{self, Letters};
 use super::gregorian;
 use super::letter_names::{self, LetterName};
-use super::months::{gregorian_month, hebrew_month};
+use super::months::{AdarLetter, gregorian_month, hebrew_month};
 use super::tokens::{Token, tokenize};
 use crate::{DateKey, Month, SchemaError};
 
@@ -114,11 +114,22 @@ pub fn read_key(text: &str) -> Result<DateKey, SchemaError> {
     if let Some(found) = gregorian::iso(text.trim()) {
         return found.map_err(refuse);
     }
-    let parts = merge_thousands(sort(&tokenize(text)).map_err(refuse)?).map_err(refuse)?;
+    let tokens = tokenize(text);
+    let parts =
+        merge_thousands(sort(&tokens, AdarLetter::Month).map_err(refuse)?).map_err(refuse)?;
     if parts.iter().any(|p| matches!(p, Part::Gregorian(_))) {
         return gregorian::from_parts(&parts).map_err(refuse);
     }
-    hebrew(&parts).map_err(refuse)
+    hebrew(&parts)
+        .or_else(|reason| {
+            // `אדר א׳` with no year after it may be Adar of the year 5001 written without its
+            // thousands; the first reading's reason stands when that one fails too.
+            sort(&tokens, AdarLetter::Year)
+                .and_then(merge_thousands)
+                .and_then(|parts| hebrew(&parts))
+                .map_err(|_| reason)
+        })
+        .map_err(refuse)
 }
 
 /// The first Hebrew year that cannot be a Gregorian one in this catalog (4000 is 240 CE): a
@@ -151,12 +162,12 @@ fn written_key(text: &str) -> Option<Result<DateKey, String>> {
 }
 
 /// Sorts every word into a part, or names the word that is none.
-fn sort(tokens: &[Token]) -> Result<Vec<Part>, String> {
+fn sort(tokens: &[Token], letter: AdarLetter) -> Result<Vec<Part>, String> {
     let mut parts = Vec::new();
     let mut at = 0;
     while at < tokens.len() {
         let token = &tokens[at];
-        if let Some((month, used)) = hebrew_month(tokens, at) {
+        if let Some((month, used)) = hebrew_month(tokens, at, letter) {
             parts.push(Part::Month(month));
             at += used;
             continue;

@@ -216,6 +216,20 @@ fn letters_that_only_sum_to_a_day_are_refused() {
 }
 
 #[test]
+fn a_lone_letter_after_adar_at_the_end_is_the_year_when_adar_i_would_have_none() {
+    // 5001 written without its thousands; read as Adar I, the text would have no year.
+    assert_eq!(key("יו״ד אדר א׳"), "5001-06-10");
+    assert_eq!(key("ט״ו אדר ב׳"), "5002-06-15");
+    // with a year after it, the letter is still Adar I or II, and a wrong one keeps its reason
+    assert_eq!(key("ט״ו אדר א׳ תשפ״ד"), "5784-06A-15");
+    assert_eq!(reason("ט״ו אדר א׳ תשפ״ה"), reason_of_adar_i_in_5785());
+}
+
+fn reason_of_adar_i_in_5785() -> String {
+    DateKey::new(5785, Some(Month::AdarI), Some(15)).expect_err("5785 is not a leap year")
+}
+
+#[test]
 fn a_letters_name_is_a_day_never_a_year() {
     assert_eq!(
         reason("יו״ד"),
