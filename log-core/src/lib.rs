@@ -47,4 +47,4 @@ pub use commit::{Change, Commit, Expect, GENESIS_HASH, NewChange, NewCommit, Rev
 pub use error::{Error, StorageError, out_of_space};
 pub use log::Log;
 pub use seq::{Rev, Seq};
-pub use store::{CF_COMMITS, CF_ITEM_REVS, CF_META, CF_REVISIONS, LOG_CFS, Store};
+pub use store::{CF_COMMITS, CF_ITEM_REVS, CF_META, CF_REVISIONS, LOG_CFS, Store, StoreMemory};

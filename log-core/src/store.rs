@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rocksdb::{
-    BlockBasedOptions, Cache, ColumnFamilyDescriptor, DB, DBCompressionType, DBRecoveryMode,
-    ErrorKind, Options,
+    BlockBasedIndexType, BlockBasedOptions, Cache, ColumnFamilyDescriptor, DB, DBCompressionType,
+    DBRecoveryMode, ErrorKind, Options,
 };
 
 use crate::error::Error;
@@ -30,10 +30,30 @@ pub struct Store {
     db: Arc<DB>,
     /// Held by the one [`crate::Log`] writer, so a second writer on the same store is refused.
     writer: Arc<AtomicBool>,
+    /// The block cache every family shares, kept to report its use ([`Store::memory`]).
+    cache: Cache,
+}
+
+/// What RocksDB holds in memory, in bytes: the figures an operator watches for the server's
+/// memory budget (`/v1/stats`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StoreMemory {
+    /// The block cache's capacity.
+    pub block_cache_capacity: u64,
+    /// What the block cache holds now: data blocks, and index and filter partitions.
+    pub block_cache_used: u64,
+    /// The part of it that is pinned (top-level indexes and filters, blocks being read).
+    pub block_cache_pinned: u64,
+    /// Every memtable, flushed or not yet.
+    pub memtables: u64,
+    /// The open SST files' readers outside the block cache.
+    pub table_readers: u64,
 }
 
 /// The block cache shared by every column family.
 const BLOCK_CACHE_BYTES: usize = 128 << 20;
+/// The size of a partition of an SST file's index or filter.
+const METADATA_BLOCK_BYTES: usize = 4096;
 /// All memtables together; past it RocksDB flushes the largest.
 const MEMTABLES_BYTES: usize = 128 << 20;
 /// The write-ahead log files kept, together.
@@ -89,6 +109,17 @@ impl Store {
         table.set_pin_l0_filter_and_index_blocks_in_cache(true);
         // Point lookups (an item by id, a path, a revision) skip the SST files that lack the key.
         table.set_bloom_filter(10.0, false);
+        // A 64 MiB file of a family with millions of small keys (an index, a counter family) has
+        // a filter and an index of megabytes each, larger than a shard of the block cache: kept
+        // whole, they were read and checksummed again on every point read (0.8 ms, against 5 µs
+        // in a small family; `benches/benches/store_read.rs`). Partitioned, a read loads the small
+        // top level, pinned in the cache, and one 4 KiB partition of each.
+        table.set_partition_filters(true);
+        table.set_index_type(BlockBasedIndexType::TwoLevelIndexSearch);
+        table.set_metadata_block_size(METADATA_BLOCK_BYTES);
+        table.set_pin_top_level_index_and_filter(true);
+        // Index and filter partitions are evicted after data blocks, not before them.
+        table.set_cache_index_and_filter_blocks_with_high_priority(true);
         let descriptors = names.iter().map(|name| {
             let mut cf_opts = Options::default();
             cf_opts.set_compression_type(DBCompressionType::None);
@@ -101,12 +132,25 @@ impl Store {
         Ok(Store {
             db: Arc::new(db),
             writer: Arc::new(AtomicBool::new(false)),
+            cache,
         })
     }
 
     /// The database, for crates that keep their own column families in it.
     pub fn db(&self) -> &Arc<DB> {
         &self.db
+    }
+
+    /// What RocksDB holds in memory now.
+    pub fn memory(&self) -> Result<StoreMemory, Error> {
+        let usage = rocksdb::perf::get_memory_usage_stats(Some(&[&self.db]), None)?;
+        Ok(StoreMemory {
+            block_cache_capacity: BLOCK_CACHE_BYTES as u64,
+            block_cache_used: self.cache.get_usage() as u64,
+            block_cache_pinned: self.cache.get_pinned_usage() as u64,
+            memtables: usage.mem_table_total,
+            table_readers: usage.mem_table_readers_total,
+        })
     }
 
     /// One of log-core's own column families, which [`Store::open`] always opens.

@@ -209,6 +209,44 @@ impl FollowerLag {
     }
 }
 
+/// The server's memory, in bytes: the process's resident set and what RocksDB holds of it.
+#[derive(Serialize, ToSchema)]
+struct Memory {
+    /// The process's resident set (`VmRSS`); absent where the system does not say.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    resident: Option<u64>,
+    /// The block cache every column family shares: its capacity, what it holds, and the pinned
+    /// part of that.
+    block_cache_capacity: u64,
+    block_cache_used: u64,
+    block_cache_pinned: u64,
+    /// RocksDB's memtables, flushed or not yet.
+    memtables: u64,
+    /// RocksDB's open table readers outside the block cache.
+    table_readers: u64,
+}
+
+impl Memory {
+    fn new(store: catalog_log_core::StoreMemory) -> Memory {
+        Memory {
+            resident: resident_bytes(),
+            block_cache_capacity: store.block_cache_capacity,
+            block_cache_used: store.block_cache_used,
+            block_cache_pinned: store.block_cache_pinned,
+            memtables: store.memtables,
+            table_readers: store.table_readers,
+        }
+    }
+}
+
+/// The process's resident set from `/proc/self/status`, on Linux.
+fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
 #[derive(Serialize, ToSchema)]
 struct Stats {
     head: u64,
@@ -221,6 +259,7 @@ struct Stats {
     /// Only on a mirror: its primary and how far it trails it.
     #[serde(skip_serializing_if = "Option::is_none")]
     mirror: Option<MirrorView>,
+    memory: Memory,
 }
 
 /// Size of the catalog, and how far the read models trail the log.
@@ -230,10 +269,12 @@ async fn stats(State(state): State<AppState>) -> Result<Answer, ApiError> {
     let status = state.projector.status();
     let search = state.search.status();
     let rm = state.read_models.clone();
-    let (counts, checkpoints) = crate::blocking(move || {
+    let store = state.log.store().clone();
+    let (counts, checkpoints, memory) = crate::blocking(move || {
         let counts = rm.counts()?;
         let checkpoints = rm.checkpoints()?;
-        Ok::<_, catalog_projector::Error>((counts, checkpoints))
+        let memory = store.memory().map_err(catalog_projector::Error::from)?;
+        Ok::<_, catalog_projector::Error>((counts, checkpoints, memory))
     })
     .await?;
     let stats = Stats {
@@ -265,6 +306,7 @@ async fn stats(State(state): State<AppState>) -> Result<Answer, ApiError> {
             FollowerLag::new(head, s.applied, s.failing.is_some(), s.stopped)
         }),
         mirror: state.mirror.as_ref().map(|m| m.view(Seq(head))),
+        memory: Memory::new(memory),
     };
     Ok(Answer::json(&stats)?.cache(CacheClass::CatalogSum))
 }
