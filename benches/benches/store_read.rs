@@ -78,7 +78,7 @@ fn store_read(c: &mut Criterion) {
             b.iter(|| {
                 let n = rng.below(range as usize) as u64;
                 black_box(db.get_pinned_cf(&cf, key(n)).expect("read").is_some())
-            })
+            });
         });
     }
     group.finish();

@@ -76,6 +76,7 @@ async fn sixty_four_clients_mix_reads_and_merges_without_errors() {
         println!("expected: {n} × {what}");
     }
     memory::print(&rss);
+    memory::print_store(&anon.get_json("/v1/stats").await["memory"]);
     assert!(
         unexpected.is_empty(),
         "{} unexpected answers, the first: {:#?}",

@@ -37,6 +37,22 @@ pub fn print(rss: &[(Duration, Rss)]) {
     }
 }
 
+/// RocksDB's share of the memory at the end, from `/v1/stats`: the block cache (capacity, used,
+/// pinned), memtables and table readers, so a climb can be told apart from the store filling its
+/// budgets.
+pub fn print_store(memory: &serde_json::Value) {
+    let field = |name: &str| mib(memory[name].as_u64().unwrap_or(0) / 1024);
+    println!(
+        "store memory: resident_mib={:.0} block_cache_mib={:.0}/{:.0} pinned_mib={:.0} memtables_mib={:.0} table_readers_mib={:.0}",
+        field("resident"),
+        field("blockCacheUsed"),
+        field("blockCacheCapacity"),
+        field("blockCachePinned"),
+        field("memtables"),
+        field("tableReaders")
+    );
+}
+
 /// Fails when RSS keeps climbing through the second half of the run: the highest sample of the
 /// last quarter may exceed the highest of the second half's first quarter by at most a quarter
 /// of it or 64 MiB, whichever is more. Generous on purpose: the store's memtables, block caches

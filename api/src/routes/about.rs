@@ -211,6 +211,7 @@ impl FollowerLag {
 
 /// The server's memory, in bytes: the process's resident set and what RocksDB holds of it.
 #[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 struct Memory {
     /// The process's resident set (`VmRSS`); absent where the system does not say.
     #[serde(skip_serializing_if = "Option::is_none")]

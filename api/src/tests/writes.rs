@@ -333,7 +333,23 @@ async fn a_suggestion_travels_to_the_read_models_and_the_feed() {
     assert_eq!(body, expected, "the feed serves the stored bytes");
 
     let (_, body) = h.get("/v1/stats", None).await;
-    assert_eq!(json_of(&body)["counts"]["topic"], 1);
+    let stats = json_of(&body);
+    assert_eq!(stats["counts"]["topic"], 1);
+    // the server's memory: the process's resident set, and RocksDB's share of it
+    let memory = &stats["memory"];
+    let bytes = |field: &str| {
+        memory[field]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{field} in {memory}"))
+    };
+    assert_eq!(bytes("blockCacheCapacity"), 128 << 20);
+    assert!(bytes("blockCacheUsed") <= bytes("blockCacheCapacity"));
+    assert!(bytes("blockCachePinned") <= bytes("blockCacheUsed"));
+    assert!(
+        bytes("memtables") > 0,
+        "the commit is in a memtable: {memory}"
+    );
+    assert!(bytes("resident") > bytes("memtables"));
 }
 
 #[tokio::test]
