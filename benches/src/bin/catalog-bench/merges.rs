@@ -29,6 +29,8 @@ use serde_json::{Value, json};
 const SMALL_TIMEOUT: Duration = Duration::from_secs(120);
 /// The bot's approve merges ITEMS items; in a debug build that takes a while.
 const IMPORT_TIMEOUT: Duration = Duration::from_secs(1_800);
+/// The steps of one merge, as the output names their times.
+const STEPS: [&str; 5] = ["draft", "put", "submit", "approve", "read"];
 /// Failures printed to stderr as they happen; the rest are only counted.
 const FAILURES_SHOWN: usize = 10;
 
@@ -52,8 +54,8 @@ struct Pair {
 struct Tally {
     /// Each successful merge: (started, ended) since the run's start, in seconds.
     merges: Vec<(f64, f64)>,
-    /// The approve call alone of each successful merge, ms.
-    approves: Vec<f64>,
+    /// Each step's time in the successful merges, ms, in the order of [`STEPS`].
+    steps: [Vec<f64>; STEPS.len()],
     /// `step status` → count; status `read` for a GET that did not show the item, `timeout` and
     /// `transport` for requests without an answer.
     failures: BTreeMap<String, u64>,
@@ -158,9 +160,11 @@ async fn drive(
                 let ended = began.elapsed().as_secs_f64();
                 let mut t = tally.lock().expect("tally");
                 match result {
-                    Ok(approve_ms) => {
+                    Ok(steps) => {
                         t.merges.push((started, ended));
-                        t.approves.push(approve_ms);
+                        for (times, ms) in t.steps.iter_mut().zip(steps) {
+                            times.push(ms);
+                        }
                     }
                     Err(Failure(step, status, body)) => t.fail(step, &status, &body),
                 }
@@ -185,7 +189,6 @@ async fn drive(
 
     let t = tally.lock().expect("tally");
     let mut spans: Vec<f64> = t.merges.iter().map(|(a, b)| (b - a) * 1e3).collect();
-    let mut approves = t.approves.clone();
     let failures: u64 = t.failures.values().sum();
     let status_503: u64 = t
         .failures
@@ -195,15 +198,21 @@ async fn drive(
         .sum();
     let mut line = format!(
         "clients={} merges={} seconds={elapsed:.1} merges_per_s={:.2} p50_ms={:.1} p99_ms={:.1} \
-         approve_p50_ms={:.1} approve_p99_ms={:.1} failures={failures}",
+         failures={failures}",
         options.clients,
         spans.len(),
         spans.len() as f64 / elapsed,
         percentile(&mut spans, 50.0),
         percentile(&mut spans, 99.0),
-        percentile(&mut approves, 50.0),
-        percentile(&mut approves, 99.0),
     );
+    for (name, times) in STEPS.iter().zip(&t.steps) {
+        let mut times = times.clone();
+        line.push_str(&format!(
+            " {name}_p50_ms={:.1} {name}_p99_ms={:.1}",
+            percentile(&mut times, 50.0),
+            percentile(&mut times, 99.0)
+        ));
+    }
     if let Some(report) = import {
         let (import_failures, import_503) = report.failures;
         let (a, b) = report.approve_span;
@@ -244,14 +253,20 @@ async fn drive(
     Ok(())
 }
 
-/// One whole merge; the approve call's time in ms.
+/// One whole merge; each step's time in ms (see [`STEPS`]).
 async fn one_merge(
     http: &Client,
     base: &str,
     pair: &Pair,
     slug: &str,
     timeout: Duration,
-) -> Result<f64, Failure> {
+) -> Result<[f64; STEPS.len()], Failure> {
+    let mut times = [0.0; STEPS.len()];
+    let mut clock = Instant::now();
+    let mut lap = |step: usize| {
+        times[step] = clock.elapsed().as_secs_f64() * 1e3;
+        clock = Instant::now();
+    };
     let draft = call(
         http,
         "draft",
@@ -264,6 +279,7 @@ async fn one_merge(
     let sid = draft["id"]
         .as_u64()
         .ok_or_else(|| Failure("draft", "no id".into(), draft.to_string()))?;
+    lap(0);
     let item = call(
         http,
         "put",
@@ -277,6 +293,7 @@ async fn one_merge(
         .as_str()
         .ok_or_else(|| Failure("put", "no id".into(), item.to_string()))?
         .to_string();
+    lap(1);
     call(
         http,
         "submit",
@@ -286,7 +303,7 @@ async fn one_merge(
         timeout,
     )
     .await?;
-    let started = Instant::now();
+    lap(2);
     let merged = call(
         http,
         "approve",
@@ -296,12 +313,13 @@ async fn one_merge(
         timeout,
     )
     .await?;
-    let approve_ms = started.elapsed().as_secs_f64() * 1e3;
+    lap(3);
     if merged["status"] != "merged" {
         return Err(Failure("approve", "not merged".into(), merged.to_string()));
     }
     read_back(http, base, &id, slug, timeout).await?;
-    Ok(approve_ms)
+    lap(4);
+    Ok(times)
 }
 
 /// The item must be there, as put, right after the approve's answer.
