@@ -44,6 +44,27 @@ FIGURES = [
      "PostgreSQL keyset reads", "report", None),
     ("edition_s", "`catalog edition` (SQLite + JSON Lines + signed manifest)", "s", "pg_dump", "report", None),
     ("edition_rss", "`catalog edition` peak RSS", "MiB", "pg_dump", "report", None),
+    ("merges_1", "whole merges over HTTP (draft, put, submit, approve, read back), 1 client", "merges/s",
+     "PostgreSQL, one transaction", "report", None),
+    ("merges_p50_1", "a merge's latency p50, 1 client", "ms", "—", "report", None),
+    ("merges_p99_1", "a merge's latency p99, 1 client", "ms", "—", "report", None),
+    ("merges_failures_1", "failed merges (non-2xx, or the item not read back), 1 client", "merges", "—", "none",
+     lambda o, r: o == 0),
+    ("merges_64", "whole merges over HTTP, 64 clients", "merges/s", "PostgreSQL, one transaction",
+     "≥ 1× PostgreSQL", lambda o, r: r >= 1.0),
+    ("merges_p50_64", "a merge's latency p50, 64 clients", "ms", "—", "report", None),
+    ("merges_p99_64", "a merge's latency p99, 64 clients", "ms", "—", "report", None),
+    ("merges_failures_64", "failed merges (non-2xx, or the item not read back), 64 clients", "merges", "—",
+     "none", lambda o, r: o == 0),
+    ("import_p99", "small merges' p99, 16 clients, while a bot's 10,000-item suggestion is submitted and merged",
+     "ms", "the same 16 alone", "≤ 2×", lambda o, r: r <= 2.0),
+    ("import_p99_run", "small merges' p99 over the whole run around the bot's merge", "ms", "the same 16 alone",
+     "report", None),
+    ("import_put_s", "the bot putting its 10,000 items into its draft (one put a request, alone)", "s", "—", "report", None),
+    ("import_merge_s", "the bot's 10,000-item merge (its submit and approve calls)", "s", "—", "report", None),
+    ("import_non2xx", "failures and non-2xx answers, small merges and the import", "answers", "—", "none",
+     lambda o, r: o == 0),
+    ("import_503", "503 answers during the import", "answers", "—", "none", lambda o, r: o == 0),
 ]
 
 
@@ -54,6 +75,8 @@ def number(text):
 def fmt(value, unit):
     if value is None:
         return "—"
+    if unit in ("merges", "answers"):
+        return f"{value:,.0f}"
     if unit in ("ms", "commits") or abs(value) < 100:
         return f"{value:,.2f}" if abs(value) < 10 else f"{value:,.1f}"
     return f"{value:,.0f}"

@@ -7,14 +7,17 @@
 //!   nginx serves at the same paths, and the commits' JSON for PostgreSQL.
 //! - `append`: fsync'd commits per second from N threads appending one small change each.
 //! - `fsync`: the disk's raw rate of write + fdatasync, the floor under both databases.
+//! - `merges`: whole merges (draft, put, submit, approve, read back) over HTTP from N clients
+//!   against a running `catalog serve`, optionally beside a bot's big import.
 //!
-//! Every subcommand needs the data directory to itself: no server may be running on it.
+//! Every subcommand but `merges` needs the data directory to itself: no server may be running on it.
 
 mod append;
 mod csv;
 mod export;
 mod fsync;
 mod generate;
+mod merges;
 
 use std::path::PathBuf;
 
@@ -81,6 +84,24 @@ enum Command {
         #[arg(long, default_value_t = 3.0)]
         seconds: f64,
     },
+    /// Whole merges over HTTP from `clients` clients for `seconds`; prints rate and latencies.
+    Merges {
+        /// The server, e.g. `http://127.0.0.1:8080`.
+        #[arg(long)]
+        base: String,
+        /// One client a line, `AUTHOR_TOKEN REVIEWER_TOKEN`; `bot BOT_TOKEN REVIEWER_TOKEN` for
+        /// `--import`.
+        #[arg(long)]
+        tokens: PathBuf,
+        #[arg(long)]
+        clients: usize,
+        #[arg(long, default_value_t = 5.0)]
+        seconds: f64,
+        /// Meanwhile the bot merges one suggestion of this many new items; the clients run until
+        /// it has (and at least `seconds`).
+        #[arg(long)]
+        import: Option<usize>,
+    },
 }
 
 fn main() -> anyhow::Result<()> {
@@ -106,6 +127,19 @@ fn main() -> anyhow::Result<()> {
             seconds,
         } => append::run(&data, &ids, small, writers, seconds),
         Command::Fsync { dir, seconds } => fsync::run(&dir, seconds),
+        Command::Merges {
+            base,
+            tokens,
+            clients,
+            seconds,
+            import,
+        } => merges::run(&merges::Options {
+            base: base.trim_end_matches('/'),
+            tokens: &tokens,
+            clients,
+            seconds,
+            import,
+        }),
     }
 }
 
