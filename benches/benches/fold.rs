@@ -3,8 +3,12 @@
 //! `fold/changes` appends commits of items that reference each other (units pointing at works,
 //! recordings at events, items in sets) and times folding them into fresh read models, reported as
 //! changes per second. `rebuild/100k_items` times a replay-style fold of a log of 100,000 item
-//! creations into empty read models. The log is made once per case; each measured run folds into a
-//! fresh store, so nothing carries over between runs.
+//! creations into empty read models on one thread (`Folder::catch_up`, as a server catching up
+//! does), and `rebuild/100k_items_threads` the same log through `rebuild_all`, the full rebuild
+//! `catalog rebuild` runs (projections in groups on one thread a core, no write-ahead log, one
+//! flush at the end). `REBUILD_ITEMS` sets another size (the case keeps its name). The log is
+//! made once per case; each measured run folds into a fresh store, so nothing carries over
+//! between runs.
 //!
 //! Each group also measures `baseline_log_scan`, reading and decoding every commit of the same log
 //! without folding it, so the figures can be read as ratios to the cost of reading the log in the
@@ -15,7 +19,7 @@ use std::time::Duration;
 
 use catalog_benches::fixtures::{append, new_change};
 use catalog_log_core::{Log, NewChange, Seq, Store};
-use catalog_projector::{Folder, column_families};
+use catalog_projector::{Folder, column_families, rebuild_all};
 use catalog_schemas::{Id, ItemType};
 use criterion::measurement::WallTime;
 use criterion::{
@@ -125,6 +129,12 @@ fn fold_all(store: &Store, log: &Log) -> Seq {
     folder.catch_up(log.head(), |_| {}).expect("fold")
 }
 
+/// Rebuilds every read model of `store` from the log, as `catalog rebuild` does.
+fn rebuild_threads(store: &Store, log: &Log) -> Seq {
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    rebuild_all(store, log, log.head(), threads, |_| {}).expect("rebuild")
+}
+
 /// Reads and decodes every commit, folding nothing: the floor under any fold of this log.
 fn scan_all(log: &Log) -> usize {
     log.iter_from(Seq(0))
@@ -161,14 +171,27 @@ fn fold_rate(c: &mut Criterion) {
 }
 
 fn rebuild_100k(c: &mut Criterion) {
-    const ITEMS: usize = 100_000;
-    let fixture = make_log(ITEMS, 100);
+    let items: usize = std::env::var("REBUILD_ITEMS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(100_000);
+    let fixture = make_log(items, 100);
     let mut group = c.benchmark_group("rebuild");
-    group.throughput(Throughput::Elements(ITEMS as u64));
+    group.throughput(Throughput::Elements(items as u64));
     group.sample_size(10);
     group.warm_up_time(Duration::from_millis(1));
     group.measurement_time(Duration::from_secs(30));
     fold_against_scan(&mut group, "100k_items", &fixture.log);
+    group.bench_function("100k_items_threads", |b| {
+        b.iter_batched(
+            fresh,
+            |(store, dir)| {
+                black_box(rebuild_threads(&store, &fixture.log));
+                (store, dir)
+            },
+            BatchSize::PerIteration,
+        );
+    });
     group.finish();
 }
 

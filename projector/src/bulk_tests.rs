@@ -12,7 +12,7 @@ use crate::{Folder, column_families};
 
 /// One step of a generated history, over a small pool of items so that changes meet each other.
 #[derive(Debug, Clone)]
-enum Step {
+pub(crate) enum Step {
     /// Create or update item `slot` (its type is fixed by the slot) with variant `v` of its data.
     Put {
         slot: usize,
@@ -28,7 +28,7 @@ enum Step {
     },
 }
 
-const SLOTS: usize = 35;
+pub(crate) const SLOTS: usize = 35;
 /// The last two are a `schema` item and the kind it defines, so the kinds change while the
 /// history folds (and the registry as of each commit must come out the same either way).
 const TYPES: [&str; 7] = [
@@ -95,7 +95,7 @@ fn data(ids: &[Id], slot: usize, v: u8) -> (Option<String>, Value) {
     }
 }
 
-fn step() -> impl Strategy<Value = Step> {
+pub(crate) fn step() -> impl Strategy<Value = Step> {
     prop_oneof![
         6 => (0..SLOTS, 0u8..6).prop_map(|(slot, v)| Step::Put { slot, v }),
         1 => (0..SLOTS).prop_map(|slot| Step::Delete { slot }),
@@ -105,7 +105,7 @@ fn step() -> impl Strategy<Value = Step> {
 
 /// Appends the history, a few steps to a commit, skipping steps that make no sense for the item's
 /// state at that point (deleting what is not there, merging into an item that is gone).
-fn write_log(log: &Log, ids: &[Id], steps: &[Step], per_commit: usize) {
+pub(crate) fn write_log(log: &Log, ids: &[Id], steps: &[Step], per_commit: usize) {
     let mut live = [false; SLOTS];
     for chunk in steps.chunks(per_commit) {
         let mut changes: Vec<NewChange> = Vec::new();
@@ -149,7 +149,7 @@ fn write_log(log: &Log, ids: &[Id], steps: &[Step], per_commit: usize) {
 type Entries = Vec<(Box<[u8]>, Box<[u8]>)>;
 
 /// Every read model's keys and values, family by family.
-fn dump(store: &Store) -> Vec<(&'static str, Entries)> {
+pub(crate) fn dump(store: &Store) -> Vec<(&'static str, Entries)> {
     let db = store.db();
     column_families()
         .into_iter()

@@ -142,6 +142,10 @@ pub(crate) struct FoldCtx<'a> {
     counters: BTreeMap<(&'static str, Vec<u8>), i64>,
     /// The kinds of item as of this commit (its own schema changes included).
     pub types: &'a TypeRegistry,
+    /// The column families of the projection applying now: a projection reads and writes only
+    /// its own, which is what lets a rebuild fold disjoint groups of them on threads of their own
+    /// (`crate::rebuild`); checked in debug builds.
+    owner: &'static [&'static str],
 }
 
 pub(crate) fn cf<'d>(db: &'d DB, name: &str) -> Result<&'d ColumnFamily> {
@@ -162,7 +166,16 @@ impl<'a> FoldCtx<'a> {
             })
     }
 
+    fn check_owner(&self, cf_name: &str) {
+        debug_assert!(
+            self.owner.is_empty() || self.owner.contains(&cf_name),
+            "a projection touched {cf_name}, which is not its own ({:?})",
+            self.owner
+        );
+    }
+
     pub fn put(&mut self, cf_name: &'static str, key: &[u8], value: &[u8]) -> Result<()> {
+        self.check_owner(cf_name);
         self.ops.push(Op {
             cf: cf_name,
             key: key.to_vec(),
@@ -172,6 +185,7 @@ impl<'a> FoldCtx<'a> {
     }
 
     pub fn delete(&mut self, cf_name: &'static str, key: &[u8]) -> Result<()> {
+        self.check_owner(cf_name);
         self.ops.push(Op {
             cf: cf_name,
             key: key.to_vec(),
@@ -182,6 +196,7 @@ impl<'a> FoldCtx<'a> {
 
     /// Reads the state as of the previous commit (this commit's writes are not visible).
     pub fn get(&self, cf_name: &'static str, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        self.check_owner(cf_name);
         for overlay in self.layers.iter().flatten() {
             if let Some(found) = overlay.get(cf_name, key) {
                 return Ok(found.map(<[u8]>::to_vec));
@@ -193,10 +208,13 @@ impl<'a> FoldCtx<'a> {
     /// Adds `delta` to a u64 counter; a counter that reaches zero is removed, so a read model's
     /// bytes do not depend on the history that led to it.
     pub fn count(&mut self, cf_name: &'static str, key: Vec<u8>, delta: i64) {
+        self.check_owner(cf_name);
         *self.counters.entry((cf_name, key)).or_insert(0) += delta;
     }
 
     fn flush_counters(&mut self) -> Result<()> {
+        // Counters of every projection are summed together; each was checked when counted.
+        self.owner = &[];
         for ((cf_name, key), delta) in std::mem::take(&mut self.counters) {
             if delta == 0 {
                 continue;
@@ -234,13 +252,27 @@ pub struct Folder {
     /// history when the next commit to fold does not follow it).
     types: Arc<TypeRegistry>,
     types_at: Option<Seq>,
+    /// Whether its writes go through RocksDB's write-ahead log: always, except in a full rebuild
+    /// (`crate::rebuild`), which marks itself in progress and flushes at its end instead.
+    wal: bool,
 }
 
 impl Folder {
-    /// Loads every projection's checkpoint from `rm_meta`.
+    /// Loads every projection's checkpoint from `rm_meta`. A full rebuild that never finished
+    /// (its writes skipped the write-ahead log, so a crash may have kept any part of them) is
+    /// found here and its read models are emptied, to be folded again from the log.
     pub fn open(store: &Store, log: &Log) -> Result<Folder> {
+        crate::rebuild::redo_if_cut_short(store)?;
+        Folder::open_with(store, log, projections::all().to_vec())
+    }
+
+    /// A folder of only `projections` (one group of a rebuild on several threads).
+    pub(crate) fn open_with(
+        store: &Store,
+        log: &Log,
+        projections: Vec<&'static dyn Projection>,
+    ) -> Result<Folder> {
         let db = store.db();
-        let projections = projections::all().to_vec();
         refold_changed_layouts(store, &projections)?;
         let meta = cf(db, META_CF)?;
         let mut checkpoints = Vec::with_capacity(projections.len());
@@ -259,7 +291,19 @@ impl Folder {
             overlay_bytes: OVERLAY_BYTES,
             types: Arc::default(),
             types_at: None,
+            wal: true,
         })
+    }
+
+    /// Writes without the write-ahead log (a full rebuild; see [`Folder::wal`]).
+    pub(crate) fn skip_wal(&mut self) {
+        self.wal = false;
+    }
+
+    fn write_options(wal: bool) -> rocksdb::WriteOptions {
+        let mut opts = rocksdb::WriteOptions::default();
+        opts.disable_wal(!wal);
+        opts
     }
 
     /// The kinds of item as of `commit`, its own schema changes included. Folding goes commit by
@@ -300,7 +344,7 @@ impl Folder {
             op.write_to(db, &mut batch)?;
         }
         self.write_checkpoints(&mut batch, &folded.due, commit.seq)?;
-        db.write(batch)?;
+        db.write_opt(batch, &Folder::write_options(self.wal))?;
         for &i in &folded.due {
             self.checkpoints[i] = commit.seq;
         }
@@ -359,8 +403,10 @@ impl Folder {
             priors: &priors,
             counters: BTreeMap::new(),
             types: &registry,
+            owner: &[],
         };
         for &i in &due {
+            ctx.owner = self.projections[i].column_families();
             self.projections[i].apply(&mut ctx)?;
         }
         ctx.flush_counters()?;
@@ -388,9 +434,10 @@ impl Folder {
         {
             // The checkpoints in memory may have run ahead of an overlay that was never
             // written: take them from the database again.
-            let overlay_bytes = self.overlay_bytes;
-            *self = Folder::open(&self.store, &self.log)?;
+            let (overlay_bytes, wal) = (self.overlay_bytes, self.wal);
+            *self = Folder::open_with(&self.store, &self.log, self.projections.clone())?;
             self.overlay_bytes = overlay_bytes;
+            self.wal = wal;
             return Err(e);
         }
         while self.applied() < until {
@@ -430,7 +477,6 @@ impl Folder {
         Ok(commits)
     }
 
-    #[cfg(test)]
     pub(crate) fn set_overlay_bytes(&mut self, bytes: usize) {
         self.overlay_bytes = bytes;
     }
@@ -509,6 +555,7 @@ impl Folder {
         let overlay = Arc::new(overlay);
         let db = self.store.db().clone();
         let to_write = overlay.clone();
+        let wal = self.wal;
         let thread = std::thread::Builder::new()
             .name("fold-writer".into())
             .spawn(move || {
@@ -520,7 +567,7 @@ impl Folder {
                 for key in checkpoints {
                     batch.put_cf(meta, key, seq.0.to_be_bytes());
                 }
-                db.write(batch)?;
+                db.write_opt(batch, &Folder::write_options(wal))?;
                 Ok(())
             })
             .map_err(|e| Error::Corrupt(format!("cannot start the fold writer thread: {e}")))?;
@@ -557,7 +604,7 @@ type Seen = std::collections::HashSet<Id, foldhash::fast::RandomState>;
 const BULK_FROM_COMMITS: u64 = 64;
 
 /// An overlay is written once its keys and values reach this many bytes.
-const OVERLAY_BYTES: usize = 64 << 20;
+pub(crate) const OVERLAY_BYTES: usize = 64 << 20;
 
 /// What folding one commit produced.
 struct Folded {

@@ -14,6 +14,8 @@
 //! - `record` — the stored item record, `StoredItem`, `Lookup`, answer bytes and ETags.
 //! - `fold` — the `FoldCtx` a projection writes through, `Folder` (shared with `replay`), `reset`.
 //! - `overlay` — one commit's writes, and the overlay a long catch-up gathers them in.
+//! - `rebuild` — `rebuild_all`: a full rebuild on several threads (disjoint groups of
+//!   projections), without the write-ahead log, marked in progress until flushed.
 //! - `worker` — `Projector`: the live worker, `wait_applied`, status.
 //! - `read` — `ReadModels`, `Page` and the shared scan helpers.
 //! - `export` — every live item at one instant (`each_live_item`), for editions.
@@ -39,6 +41,7 @@ mod keys;
 mod overlay;
 mod projections;
 mod read;
+mod rebuild;
 mod record;
 mod rights;
 mod scan_layers;
@@ -46,6 +49,8 @@ mod worker;
 
 #[cfg(test)]
 mod bulk_tests;
+#[cfg(test)]
+mod rebuild_tests;
 #[cfg(test)]
 mod testutil;
 
@@ -64,6 +69,7 @@ pub use projections::scan_text::PageLevel;
 pub use projections::sitemap::{SITEMAP_TYPES, SitemapEntry, SitemapIndexEntry, SitemapPage};
 pub use projections::text_sources::{MAX_TEXTS_BY_SOURCE, sha256_bytes};
 pub use read::{Page, ReadModels};
+pub use rebuild::rebuild_all;
 pub use record::{ItemAnswer, Lookup, StoredItem};
 pub use scan_layers::{Layer, MAX_LAYERS, ScanLayers, ServedPage, data_of};
 pub use worker::{Projector, ProjectorStatus, WorkerState};

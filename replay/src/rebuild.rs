@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use catalog_log_core::{Log, Seq, Store};
-use catalog_projector::{Folder, PROJECTIONS, fold};
+use catalog_projector::{Folder, PROJECTIONS, fold, rebuild_all};
 
 use crate::error::{Error, Result};
 use crate::progress::{Progress, Reporter};
@@ -54,11 +54,18 @@ pub fn rebuild(
     let head = log.head();
     let mut folds = Vec::new();
     if let Some(projections) = key_value {
-        fold::reset(store, projection)?;
-        let mut folder = Folder::open(store, log)?;
-        let elapsed = timed_fold(progress, "read models", head, |each| {
-            Ok(folder.catch_up(head, each)?)
-        })?;
+        let elapsed = if projection.is_none() {
+            // Every projection from empty: disjoint groups of them on threads of their own.
+            timed_fold(progress, "read models", head, |each| {
+                Ok(rebuild_all(store, log, head, threads(), each)?)
+            })?
+        } else {
+            fold::reset(store, projection)?;
+            let mut folder = Folder::open(store, log)?;
+            timed_fold(progress, "read models", head, |each| {
+                Ok(folder.catch_up(head, each)?)
+            })?
+        };
         folds.push(Fold {
             projections,
             elapsed,
@@ -76,6 +83,15 @@ pub fn rebuild(
         });
     }
     Ok(RebuildReport { head, folds })
+}
+
+/// The threads a full rebuild folds on: one a core, or `CATALOG_REBUILD_THREADS` (to measure one
+/// against several).
+fn threads() -> usize {
+    std::env::var("CATALOG_REBUILD_THREADS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 
 /// Runs one fold of the whole log to `head` with its progress line and its log lines; how long it

@@ -1,0 +1,208 @@
+//! A full rebuild of the key-value read models: every projection emptied and folded again from
+//! the log's start, its projections split into disjoint groups folded on threads of their own,
+//! writing without RocksDB's write-ahead log.
+//!
+//! Why it gives the one-thread fold's bytes: a projection is a function of the commits, the
+//! priors (read from the log) and the kinds of item (folded from the commits), and reads and
+//! writes only its own column families (`FoldCtx` checks this in debug builds). So a group that
+//! folds its projections alone, reading its own writes back, writes what the one thread would
+//! have; each group decodes the log for itself (reading the log is a fortieth of folding it, see
+//! BENCHMARKS.md).
+//!
+//! Why it may skip the write-ahead log: the rebuild marks itself in progress in `rm_meta`
+//! ([`IN_PROGRESS_KEY`], written through the WAL and fsync'd) before emptying anything, and
+//! clears the mark (fsync'd too) only once every family it wrote is flushed to SST files. A crash
+//! in between may keep any part of the unlogged writes, checkpoints included, so they are never
+//! trusted: the next [`crate::Folder::open`] (a server starting, or the next rebuild) finds the
+//! mark, empties every read model and folds the whole log again.
+
+use std::sync::mpsc;
+
+use catalog_log_core::{Log, Seq, Store};
+use rocksdb::{FlushOptions, WriteOptions};
+
+use crate::Folder;
+use crate::error::{Error, Result};
+use crate::fold::{self, META_CF, OVERLAY_BYTES, cf};
+use crate::projections::{self, Projection};
+
+/// The mark of a full rebuild under way, in `rm_meta`.
+pub(crate) const IN_PROGRESS_KEY: &[u8] = b"rebuild/in-progress";
+
+/// The smallest overlay a group fills before writing it: smaller batches lose the sorted
+/// memtable inserts' gain.
+const MIN_GROUP_OVERLAY_BYTES: usize = 16 << 20;
+
+/// Empties every read model and folds the log up to `until` again on `threads` threads (at least
+/// one; at most one per projection), calling `each` with the seq every projection has reached as
+/// it advances. Returns the seq reached. No other folder may run on the store.
+pub fn rebuild_all(
+    store: &Store,
+    log: &Log,
+    until: Seq,
+    threads: usize,
+    mut each: impl FnMut(Seq),
+) -> Result<Seq> {
+    let db = store.db();
+    let meta = cf(db, META_CF)?;
+    db.put_cf_opt(meta, IN_PROGRESS_KEY, until.0.to_be_bytes(), &synced())?;
+    fold::reset(store, None)?;
+
+    let groups = groups(projections::all(), threads);
+    let overlay_bytes = (OVERLAY_BYTES / groups.len()).max(MIN_GROUP_OVERLAY_BYTES);
+    let (reached_tx, reached_rx) = mpsc::channel::<(usize, Seq)>();
+    let results: Vec<Result<Seq>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = groups
+            .iter()
+            .enumerate()
+            .map(|(g, group)| {
+                let reached_tx = reached_tx.clone();
+                std::thread::Builder::new()
+                    .name(format!("rebuild-{g}"))
+                    .spawn_scoped(scope, move || {
+                        let mut folder = Folder::open_with(store, log, group.clone())?;
+                        folder.skip_wal();
+                        folder.set_overlay_bytes(overlay_bytes);
+                        folder.catch_up(until, |seq| {
+                            // The receiver lives until every worker is joined.
+                            let _ = reached_tx.send((g, seq));
+                        })
+                    })
+                    .map_err(|e| Error::Corrupt(format!("cannot start a rebuild thread: {e}")))
+            })
+            .collect();
+        drop(reached_tx);
+        // The slowest group's progress is the rebuild's.
+        let mut at = vec![Seq(0); groups.len()];
+        let mut reported = Seq(0);
+        for (g, seq) in reached_rx {
+            at[g] = seq;
+            let all = at.iter().copied().min().unwrap_or(Seq(0));
+            if all > reported {
+                reported = all;
+                each(all);
+            }
+        }
+        workers
+            .into_iter()
+            .map(|worker| match worker?.join() {
+                Ok(result) => result,
+                Err(_) => Err(Error::Corrupt("a rebuild thread panicked".into())),
+            })
+            .collect()
+    });
+    let mut reached = until;
+    for result in results {
+        reached = reached.min(result?);
+    }
+
+    // Everything the groups wrote skipped the WAL: make it durable, then clear the mark.
+    let mut families = vec![meta];
+    for p in projections::all() {
+        for name in p.column_families() {
+            families.push(cf(db, name)?);
+        }
+    }
+    let mut flush = FlushOptions::default();
+    flush.set_wait(true);
+    db.flush_cfs_opt(&families, &flush)?;
+    db.delete_cf_opt(meta, IN_PROGRESS_KEY, &synced())?;
+    Ok(reached)
+}
+
+/// Called before a folder trusts any checkpoint: when a full rebuild was cut short, empties every
+/// read model (to be folded again from the log's start) and clears the mark.
+pub(crate) fn redo_if_cut_short(store: &Store) -> Result<()> {
+    let db = store.db();
+    let meta = cf(db, META_CF)?;
+    if db.get_cf(meta, IN_PROGRESS_KEY)?.is_none() {
+        return Ok(());
+    }
+    tracing::warn!("a rebuild of the read models was cut short; folding them again from the log");
+    fold::reset(store, None)?;
+    // The reset's writes went through the WAL before this one: a crash keeps them if it keeps it.
+    db.delete_cf_opt(meta, IN_PROGRESS_KEY, &synced())?;
+    Ok(())
+}
+
+fn synced() -> WriteOptions {
+    let mut opts = WriteOptions::default();
+    opts.set_sync(true);
+    opts
+}
+
+/// The share of a rebuild each projection's `apply` took (per mille of all samples, from
+/// `perf record` of `catalog rebuild` of a generated 100,000-item catalog, see BENCHMARKS.md); a
+/// projection not named weighs 1.
+const WEIGHTS: &[(&str, u32)] = &[
+    ("items", 247),
+    ("dangling", 70),
+    ("refcounts", 65),
+    ("backlinks", 52),
+    ("children", 50),
+    ("missing", 35),
+    ("lists", 25),
+    ("coverage", 18),
+    ("outline", 14),
+    ("sitemap", 13),
+    ("events", 13),
+    ("paths", 5),
+    ("counts", 4),
+    ("names", 4),
+    ("files", 2),
+];
+
+fn weight(p: &dyn Projection) -> u32 {
+    WEIGHTS
+        .iter()
+        .find(|(name, _)| *name == p.name())
+        .map_or(1, |(_, w)| *w)
+}
+
+/// Splits the projections into at most `threads` non-empty groups of about equal weight (the
+/// heaviest first, each to the lightest group so far), keeping each group in the projections'
+/// own order.
+fn groups(
+    all: &'static [&'static dyn Projection],
+    threads: usize,
+) -> Vec<Vec<&'static dyn Projection>> {
+    let n = threads.clamp(1, all.len().max(1));
+    let mut order: Vec<usize> = (0..all.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(weight(all[i])));
+    let mut load = vec![0u64; n];
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for i in order {
+        let lightest = (0..n).min_by_key(|&g| load[g]).unwrap_or(0);
+        load[lightest] += u64::from(weight(all[i]));
+        members[lightest].push(i);
+    }
+    members
+        .into_iter()
+        .filter(|m| !m.is_empty())
+        .map(|mut m| {
+            m.sort_unstable();
+            m.into_iter().map(|i| all[i]).collect()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_are_disjoint_and_cover_every_projection() {
+        for threads in [0, 1, 2, 3, 8, 100] {
+            let groups = groups(projections::all(), threads);
+            assert!(
+                !groups.is_empty() && groups.len() <= threads.max(1),
+                "{threads}"
+            );
+            let mut names: Vec<_> = groups.iter().flatten().map(|p| p.name()).collect();
+            names.sort_unstable();
+            let mut all: Vec<_> = projections::all().iter().map(|p| p.name()).collect();
+            all.sort_unstable();
+            assert_eq!(names, all, "{threads}");
+        }
+    }
+}
