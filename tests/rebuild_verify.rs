@@ -70,13 +70,18 @@ async fn search_caught_up(api: &Api) {
     }
 }
 
-/// `/v1/stats` without the projector worker's momentary state (busy or idle).
+/// `/v1/stats` without the projector worker's momentary state (busy or idle) and the server's
+/// memory, neither of which is a read model.
 async fn settled_stats(api: &Api) -> Value {
     let mut stats = api.get_json("/v1/stats").await;
     stats["projector"]
         .as_object_mut()
         .expect("stats has a projector part")
         .remove("state");
+    stats
+        .as_object_mut()
+        .expect("stats is an object")
+        .remove("memory");
     stats
 }
 
