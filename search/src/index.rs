@@ -82,9 +82,10 @@ impl SearchIndex {
                 drop(index);
                 std::fs::remove_dir_all(dir)?;
                 std::fs::create_dir_all(dir)?;
-                let directory = MmapDirectory::open(dir)
-                    .map_err(|e| Error::Corrupt(format!("cannot open {}: {e}", dir.display())))?;
-                Index::create(directory, schema, settings())?
+                Index::builder()
+                    .schema(schema)
+                    .settings(settings())
+                    .create_in_dir(dir)?
             }
         } else {
             Index::create(directory, schema, settings())?
@@ -298,7 +299,23 @@ impl Indexer {
 
 #[cfg(test)]
 mod tests {
+    use tantivy::schema::{STORED, Schema};
+
     use super::*;
+
+    #[test]
+    fn an_index_of_another_schema_is_made_again_with_this_ones_settings() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut other = Schema::builder();
+        other.add_text_field("something_else", STORED);
+        Index::create_in_dir(dir.path(), other.build()).expect("an index of another schema");
+
+        let (search, _indexer) = SearchIndex::open(dir.path()).expect("open");
+        assert_eq!(search.applied(), Seq(0));
+        let index = Index::open_in_dir(dir.path()).expect("reopen");
+        assert_eq!(index.schema(), Fields::schema().0);
+        assert_eq!(index.settings().docstore_blocksize, DOCSTORE_BLOCK_BYTES);
+    }
     use catalog_log_core::Store;
     use catalog_schemas::{Id, ItemType};
     use serde_json::json;
