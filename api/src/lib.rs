@@ -59,7 +59,7 @@ pub use http::guards::{IN_FLIGHT_WAIT, MAX_IN_FLIGHT, REQUEST_TIMEOUT};
 pub use http::identity::SESSION_COOKIE;
 pub use login_limits::{HASHING_WAIT, LOGIN_ADDRESS_FACTOR, LOGIN_PER_HANDLE_PER_MINUTE};
 pub use mirror::MirrorStatus;
-pub use state::{AppState, CursorKey, Editions, PublicKey, Settings};
+pub use state::{AppState, CursorKey, Editions, PublicKey, Settings, Shared};
 
 /// The whole HTTP application over `state`.
 pub fn router(state: AppState) -> Router {
@@ -70,22 +70,23 @@ pub fn router(state: AppState) -> Router {
     spawn_session_sweeper(&state);
     // The MCP server's tools call the REST routes in process, through the inner layers only: the
     // `/mcp` request that carries a tool call has met the outer ones already.
-    let rest = inner_layers(&state, rest_routes()).with_state(state.clone());
+    let rest = inner_layers(&state, rest_routes());
     let routes = rest_routes()
         .merge(routes::git::router())
         .merge(routes::oai::router())
         .merge(routes::mcp::router(rest));
-    inner_layers(&state, routes)
-        .layer(axum::middleware::from_fn(http::conditional::conditional))
+    // The layers wrap the routed application once, not each route (`Router::layer` boxes every
+    // route under every layer, and each request then cloned the whole stack once per layer).
+    let outer = tower::ServiceBuilder::new()
+        .layer(axum::middleware::from_fn(http::edge::edge))
+        .layer(cors())
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             http::guards::bounded,
         ))
-        .layer(cors())
-        .layer(axum::middleware::from_fn(http::access_log::access_log))
-        .layer(axum::middleware::from_fn(http::guards::nosniff))
-        .layer(axum::middleware::from_fn(http::framing::frame_policy))
-        .with_state(state)
+        .layer(axum::middleware::from_fn(http::conditional::conditional))
+        .service(inner_layers(&state, routes));
+    Router::new().fallback_service(outer)
 }
 
 /// The REST routes (`/v1` and the documents), as the OpenAPI document describes them.
@@ -96,23 +97,29 @@ fn rest_routes() -> Router<AppState> {
 
 /// What every request to `routes` meets inside the outer limits: the fallbacks, the body limit of
 /// axum's extractors, identity with the rate limit, and on a mirror the refusal of writes.
-fn inner_layers(state: &AppState, routes: Router<AppState>) -> Router<AppState> {
+fn inner_layers(state: &AppState, routes: Router<AppState>) -> Router {
     let routes = routes
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(DefaultBodyLimit::max(extract::JSON_BODY_LIMIT))
+        .with_state(state.clone());
+    let identified = tower::ServiceBuilder::new()
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             http::identity::identify,
-        ));
+        ))
+        .layer(DefaultBodyLimit::max(extract::JSON_BODY_LIMIT))
+        .service(routes);
     // Outside identity: a mirror refuses a write before it looks at who sent it.
     if state.mirror.is_some() {
-        routes.layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            http::read_only::read_only,
-        ))
+        let refused = tower::ServiceBuilder::new()
+            .layer(axum::middleware::from_fn_with_state(
+                state.clone(),
+                http::read_only::read_only,
+            ))
+            .service(identified);
+        Router::new().fallback_service(refused)
     } else {
-        routes
+        Router::new().fallback_service(identified)
     }
 }
 

@@ -1,6 +1,7 @@
 //! What every handler shares: handles to the log, the read models, the projector, workflow and
-//! the search index,
-//! plus the request budgets. All cheap to clone.
+//! the search index, plus the request budgets. [`AppState`] is one `Arc`: axum clones the state
+//! for every middleware layer and extractor of every request, and a struct of two dozen handles
+//! cost a GET a tenth of its CPU in atomic counts (see BENCHMARKS.md, issue 17).
 
 use std::fmt;
 use std::net::IpAddr;
@@ -67,9 +68,29 @@ impl Default for Settings {
     }
 }
 
-/// The shared state of the router.
+/// The shared state of the router: one reference-counted [`Shared`], read through `Deref`.
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Shared>);
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+impl AppState {
+    /// The fields, for the builders below (called while the server is set up, before any clone
+    /// is shared, so no copy is made).
+    fn shared_mut(&mut self) -> &mut Shared {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
+/// What [`AppState`] holds.
+#[derive(Clone)]
+pub struct Shared {
     pub log: Log,
     pub read_models: ReadModels,
     pub projector: Projector,
@@ -117,19 +138,19 @@ impl AppState {
     /// Keeps webhooks with `hooks` (its address policy and clock) instead of the default
     /// (public `https://` only, the system clock).
     pub fn with_hooks(mut self, hooks: Hooks) -> AppState {
-        self.hooks = hooks;
+        self.shared_mut().hooks = hooks;
         self
     }
 
     /// Serves the editions on `shelf`, signed with `key`.
     pub fn with_editions(mut self, shelf: Shelf, key: PublicKey) -> AppState {
-        self.editions = Some(Arc::new(Editions { shelf, key }));
+        self.shared_mut().editions = Some(Arc::new(Editions { shelf, key }));
         self
     }
 
     /// Serves `mirror`'s repository at `/git/catalog.git` and lists it in `/v1/mirrors`.
     pub fn with_git(mut self, mirror: catalog_snapshots::GitMirror) -> AppState {
-        self.git = Some(GitServe::new(mirror));
+        self.shared_mut().git = Some(GitServe::new(mirror));
         self
     }
 
@@ -142,8 +163,9 @@ impl AppState {
         public_url: Option<String>,
         page_size: usize,
     ) -> AppState {
-        self.oai = Some(OaiServe {
-            repository: catalog_oai::Repository::new(self.log.clone(), page_size),
+        let repository = catalog_oai::Repository::new(self.log.clone(), page_size);
+        self.shared_mut().oai = Some(OaiServe {
+            repository,
             admin_email,
             public_url,
         });
@@ -165,7 +187,7 @@ impl AppState {
             Arc::new(catalog_records::SystemClock),
             catalog_hooks::Policy::default(),
         );
-        AppState {
+        AppState(Arc::new(Shared {
             hooks,
             log,
             read_models,
@@ -182,18 +204,18 @@ impl AppState {
             mirror: None,
             blobs: None,
             captcha: None,
-        }
+        }))
     }
 
     /// Checks anonymous requests' captchas with `verifier`.
     pub fn with_captcha(mut self, verifier: crate::captcha::CaptchaVerifier) -> AppState {
-        self.captcha = Some(verifier);
+        self.shared_mut().captcha = Some(verifier);
         self
     }
 
     /// Keeps file bytes in `blobs`.
     pub fn with_blobs(mut self, blobs: catalog_blobs::Blobs) -> AppState {
-        self.blobs = Some(blobs);
+        self.shared_mut().blobs = Some(blobs);
         self
     }
 
@@ -205,11 +227,9 @@ impl AppState {
     }
 
     /// This state for a mirror of the primary `status` names: reads only, lag in `/v1/stats`.
-    pub fn mirror_of(self, status: Arc<MirrorStatus>) -> AppState {
-        AppState {
-            mirror: Some(status),
-            ..self
-        }
+    pub fn mirror_of(mut self, status: Arc<MirrorStatus>) -> AppState {
+        self.shared_mut().mirror = Some(status);
+        self
     }
 }
 

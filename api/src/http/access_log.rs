@@ -3,23 +3,17 @@
 
 use std::time::Instant;
 
-use axum::extract::Request;
-use axum::middleware::Next;
-use axum::response::Response;
+use axum::http::{Method, StatusCode};
 
-pub async fn access_log(req: Request, next: Next) -> Response {
-    let started = Instant::now();
-    let method = req.method().clone();
-    let path = req.uri().path().to_owned();
-    let res = next.run(req).await;
+/// Logs one request's line (the [`super::edge`] middleware calls it as the answer leaves).
+pub fn record(method: &Method, path: &str, status: StatusCode, started: Instant) {
     let ms = started.elapsed().as_secs_f64() * 1000.0;
     tracing::info!(
         target: "catalog::http",
         %method,
         path,
-        status = res.status().as_u16(),
+        status = status.as_u16(),
         ms = format_args!("{ms:.1}"),
         "request"
     );
-    res
 }

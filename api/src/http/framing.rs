@@ -2,18 +2,16 @@
 //! answer says `frame-ancestors 'self'` (and the older `X-Frame-Options: SAMEORIGIN` for browsers
 //! that predate it), so nobody can dress the API or its errors up inside a page of their own.
 
-use axum::extract::Request;
 use axum::http::HeaderValue;
 use axum::http::header::{CONTENT_SECURITY_POLICY, X_FRAME_OPTIONS};
-use axum::middleware::Next;
 use axum::response::Response;
 
 /// Marks an answer that sets its own `Content-Security-Policy` allowing other sites to frame it.
 #[derive(Clone, Copy, Debug)]
 pub struct Frameable;
 
-pub async fn frame_policy(req: Request, next: Next) -> Response {
-    let mut res = next.run(req).await;
+/// Keeps `res` out of other sites' frames unless it is [`Frameable`].
+pub fn frame_headers(res: &mut Response) {
     if res.extensions().get::<Frameable>().is_none() {
         let headers = res.headers_mut();
         headers.insert(
@@ -22,5 +20,4 @@ pub async fn frame_policy(req: Request, next: Next) -> Response {
         );
         headers.insert(X_FRAME_OPTIONS, HeaderValue::from_static("SAMEORIGIN"));
     }
-    res
 }

@@ -61,9 +61,7 @@ pub async fn bounded(State(state): State<AppState>, req: Request, next: Next) ->
 
 /// Every answer, errors, `304`s, preflights and documents included, tells browsers not to
 /// guess its type.
-pub async fn nosniff(req: Request, next: Next) -> Response {
-    let mut res = next.run(req).await;
+pub fn nosniff_header(res: &mut Response) {
     res.headers_mut()
         .insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    res
 }

@@ -4,6 +4,7 @@ pub mod access_log;
 pub mod answer;
 pub mod client_addr;
 pub mod conditional;
+pub mod edge;
 pub mod framing;
 pub mod guards;
 pub mod identity;
