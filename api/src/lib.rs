@@ -102,25 +102,18 @@ fn inner_layers(state: &AppState, routes: Router<AppState>) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state.clone());
-    let identified = tower::ServiceBuilder::new()
+    let layered = tower::ServiceBuilder::new()
+        // Outside identity: a mirror refuses a write before it looks at who sent it.
+        .option_layer(state.mirror.is_some().then(|| {
+            axum::middleware::from_fn_with_state(state.clone(), http::read_only::read_only)
+        }))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             http::identity::identify,
         ))
         .layer(DefaultBodyLimit::max(extract::JSON_BODY_LIMIT))
         .service(routes);
-    // Outside identity: a mirror refuses a write before it looks at who sent it.
-    if state.mirror.is_some() {
-        let refused = tower::ServiceBuilder::new()
-            .layer(axum::middleware::from_fn_with_state(
-                state.clone(),
-                http::read_only::read_only,
-            ))
-            .service(identified);
-        Router::new().fallback_service(refused)
-    } else {
-        Router::new().fallback_service(identified)
-    }
+    Router::new().fallback_service(layered)
 }
 
 /// The OpenAPI 3.1 document, as served at `/openapi.json`.

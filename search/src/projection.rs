@@ -110,7 +110,6 @@ fn follow(mut indexer: Indexer, log: Log, shared: Arc<Watched<SearchStatus>>) {
             continue;
         }
         last_fold = Some(Instant::now());
-        let head = log.head();
         let result = indexer.catch_up(&log, head, |seq| {
             let mut status = shared.lock();
             status.applied = seq;
