@@ -6,8 +6,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rocksdb::{
     BlockBasedIndexType, BlockBasedOptions, Cache, ColumnFamilyDescriptor, DB, DBCompressionType,
-    DBRecoveryMode, ErrorKind, Options,
+    DBRecoveryMode, ErrorKind, Options, SliceTransform,
 };
+
+use catalog_schemas::Id;
 
 use crate::error::Error;
 
@@ -56,6 +58,8 @@ const BLOCK_CACHE_BYTES: usize = 128 << 20;
 const METADATA_BLOCK_BYTES: usize = 4096;
 /// All memtables together; past it RocksDB flushes the largest.
 const MEMTABLES_BYTES: usize = 128 << 20;
+/// The share of a memtable's budget given to its prefix filter (`log_item_revs` only).
+const MEMTABLE_PREFIX_BLOOM_RATIO: f64 = 0.1;
 /// The write-ahead log files kept, together.
 const MAX_WAL_BYTES: u64 = 256 << 20;
 
@@ -124,6 +128,16 @@ impl Store {
             let mut cf_opts = Options::default();
             cf_opts.set_compression_type(DBCompressionType::None);
             cf_opts.set_block_based_table_factory(&table);
+            if name == CF_ITEM_REVS {
+                // Every change the writer stages looks up its item's head with one backwards
+                // seek here, and every read of this family stays within one item's keys. With
+                // the id as the prefix, that seek skips each memtable and SST file whose prefix
+                // filter lacks the id instead of seeking in every level (a seek per level was
+                // 40% of the writer thread's time at 64 writers). Files written before this
+                // option carry no prefix filter and are seeked as before.
+                cf_opts.set_prefix_extractor(SliceTransform::create_fixed_prefix(Id::BYTES));
+                cf_opts.set_memtable_prefix_bloom_ratio(MEMTABLE_PREFIX_BLOOM_RATIO);
+            }
             ColumnFamilyDescriptor::new(name, cf_opts)
         });
         let db =

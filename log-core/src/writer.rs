@@ -249,14 +249,22 @@ impl Appender {
         }
         match self.write(group.batch, group.tip) {
             Ok(()) => {
+                // Everyone is answered before the line is written: this thread is the log's one
+                // writer, and a line a commit (formatted and written to stderr here) was time the
+                // next group waited for.
+                let first = group.accepted.first().map(|(_, commit)| commit.seq);
+                let commits = group.accepted.len();
+                let changes: usize = group.accepted.iter().map(|(_, c)| c.changes.len()).sum();
                 for (reply, commit) in group.accepted {
-                    tracing::info!(
-                        seq = commit.seq.0,
-                        changes = commit.changes.len(),
-                        "commit appended"
-                    );
                     let _ = reply.send(Ok(commit));
                 }
+                tracing::info!(
+                    first = first.map_or(0, |seq| seq.0),
+                    last = self.tip.seq.0,
+                    commits,
+                    changes,
+                    "commits appended"
+                );
             }
             Err(err) => {
                 // Nothing of the group is durable, so the tip stays where it was and every
