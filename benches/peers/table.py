@@ -18,6 +18,10 @@ def markers(section):
     return (f"<!-- {name}: begin (written by benches/run; a re-run replaces everything down to the end marker) -->",
             f"<!-- {name}: end -->")
 
+# The scale part's baseline: the same figure for the catalog a tenth the size (benches/run's ITEMS
+# beside SCALE_ITEMS), in the same run.
+SMALLER = "a tenth the items"
+
 # figure key, label, unit, baseline name, goal text, check(ours, ratio) or None
 FIGURES = [
     ("fsync", "raw fsync rate of the disk (8 KiB write + fdatasync, one at a time)", "fsyncs/s", "—", "—", None),
@@ -65,6 +69,31 @@ FIGURES = [
     ("import_non2xx", "failures and non-2xx answers, small merges and the import", "answers", "—", "none",
      lambda o, r: o == 0),
     ("import_503", "503 answers during the import", "answers", "—", "none", lambda o, r: o == 0),
+    # The scale part (issue 17): ours is the larger catalog (SCALE_ITEMS, 10× by default), the baseline
+    # the same figure at ITEMS in the same run, the ratio larger / smaller.
+    ("scale_generate_s", "`catalog-bench generate` (the log, 1,000 changes a commit)", "s", SMALLER,
+     "report", None),
+    ("scale_rebuild_kv", "full `catalog rebuild`: key-value read models", "s", SMALLER,
+     "≤ 11× (linear)", lambda o, r: r <= 11),
+    ("scale_rebuild_search", "the same rebuild's search-index fold", "s", SMALLER,
+     "≤ 11× (linear)", lambda o, r: r <= 11),
+    ("scale_rebuild_rss", "`catalog rebuild` peak RSS (both folds)", "MiB", SMALLER, "≤ 1.5×",
+     lambda o, r: r <= 1.5),
+    ("scale_disk", "data directory after the rebuild (log, read models, search index)", "MiB", SMALLER,
+     "report", None),
+    ("scale_rss_idle", "server RSS, idle after start", "MiB", SMALLER, "report", None),
+    ("scale_get_rps", "`GET /v1/entities/{id}`, 64 connections, random ids (within 1.5×: ratio ≥ 1/1.5)",
+     "requests/s", SMALLER, "≥ 0.67×", lambda o, r: r >= 1 / 1.5),
+    ("scale_get_p99", "`GET /v1/entities/{id}` p99", "ms", SMALLER, "≤ 1.5×", lambda o, r: r <= 1.5),
+    ("scale_rss_load", "server RSS, peak under the GET load", "MiB", SMALLER, "≤ 1.5×",
+     lambda o, r: r <= 1.5),
+    ("scale_search_one_p50", "`GET /v1/search`, one word, p50 (one query at a time)", "ms", SMALLER,
+     "report", None),
+    ("scale_search_one_p99", "`GET /v1/search`, one word, p99", "ms", SMALLER, "≤ 1.5×",
+     lambda o, r: r <= 1.5),
+    ("scale_search_prefixed_p50", "`GET /v1/search`, prefixed Hebrew word, p50", "ms", SMALLER, "report", None),
+    ("scale_search_prefixed_p99", "`GET /v1/search`, prefixed Hebrew word, p99", "ms", SMALLER, "≤ 1.5×",
+     lambda o, r: r <= 1.5),
 ]
 
 
