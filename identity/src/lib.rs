@@ -21,6 +21,7 @@
 //!   or part of their name.
 //! - `principal`: who is asking ([`Principal`], [`Via`], [`Scopes`]).
 //! - `tokens`: API tokens: create, authenticate, list, revoke.
+//! - `token_cache`: tokens already authenticated, remembered until a revocation or a rename.
 //! - `sessions`: site sign-in and sessions.
 //! - `secrets`: random secrets, sha256 and argon2id.
 //! - `families`: the column families and what each holds.
@@ -36,6 +37,7 @@ mod principal;
 pub mod secrets;
 mod service;
 mod sessions;
+mod token_cache;
 mod tokens;
 
 pub use accounts::{Account, AccountId, NewAccount};

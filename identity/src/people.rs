@@ -112,6 +112,8 @@ impl Identity {
         batch.put(&record.id().key(), &record)?;
         batch.put_raw(HANDLES, new.as_str().as_bytes(), &record.id().key())?;
         self.kv().write(batch)?;
+        // A remembered token carries its account's handle.
+        self.token_cache().forget_all();
         tracing::info!(account = record.id().0, from = %old, to = %new, "handle changed");
         Ok(record.account())
     }

@@ -6,6 +6,7 @@ use catalog_records::{Batch, Clock, Kv, SystemClock, Timestamp};
 use rocksdb::DB;
 
 use crate::error::Result;
+use crate::token_cache::TokenCache;
 
 /// Identity's entry point. Cheap to clone; every method blocks (call it from `spawn_blocking`).
 #[derive(Clone)]
@@ -19,6 +20,8 @@ struct Inner {
     /// Serialises "is this handle free", counter bumps, token caps and session caps with their
     /// writes.
     registry: Mutex<()>,
+    /// Tokens authenticated since the last revocation or rename (see `token_cache`).
+    tokens: TokenCache,
 }
 
 impl Identity {
@@ -34,6 +37,7 @@ impl Identity {
                 kv: Kv::new(db),
                 clock,
                 registry: Mutex::new(()),
+                tokens: TokenCache::default(),
             }),
         }
     }
@@ -44,6 +48,10 @@ impl Identity {
 
     pub(crate) fn kv(&self) -> &Kv {
         &self.inner.kv
+    }
+
+    pub(crate) fn token_cache(&self) -> &TokenCache {
+        &self.inner.tokens
     }
 
     pub(crate) fn registry_lock(&self) -> MutexGuard<'_, ()> {

@@ -1,6 +1,7 @@
 //! Personal API tokens: `catp_` + 43 base64url characters, kept only as their sha256.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use subtle::ConstantTimeEq;
@@ -14,6 +15,7 @@ use crate::handle::Handle;
 use crate::principal::{Principal, Scopes, Via};
 use crate::secrets;
 use crate::service::Identity;
+use crate::token_cache::Remembered;
 
 const COUNTER: &str = "token";
 pub const TOKEN_PREFIX: &str = "catp_";
@@ -225,6 +227,13 @@ impl Identity {
             .filter(|s| secrets::is_secret_shape(s))
             .ok_or(Refused::MalformedToken)?;
         let hash = secrets::sha256(token);
+        let now = self.now();
+        if let Some(known) = self.token_cache().get(&hash) {
+            return self.admit(&known, now);
+        }
+        // Read before the records: what they say is remembered only if nothing was forgotten
+        // since (see `token_cache`).
+        let generation = self.token_cache().generation();
         let unknown = || Refused::UnknownToken {
             prefix: secret[..8].to_owned(),
         };
@@ -248,7 +257,6 @@ impl Identity {
             }
             .into());
         }
-        let now = self.now();
         if now >= info.expires_at {
             return Err(Refused::Expired {
                 prefix: info.prefix,
@@ -262,24 +270,41 @@ impl Identity {
                 prefix: info.prefix.clone(),
             })?
             .account();
-        self.touch_token(id, now)?;
         let via = Via::Token {
             name: info.name.clone(),
             bot: info.is_bot(),
         };
-        Ok(Principal::of(account, info.scopes, via))
+        let used_at = self.kv().get::<TokenUse>(&id.key())?.map(|t| t.0);
+        let known = Arc::new(Remembered::new(
+            id,
+            info.prefix,
+            info.expires_at,
+            Principal::of(account, info.scopes, via),
+            used_at,
+        ));
+        self.token_cache().remember(generation, hash, known.clone());
+        self.admit(&known, now)
     }
 
-    /// Notes a use, at most once a minute. Kept apart from the token record so that this write
-    /// can never undo a revocation made at the same moment.
-    fn touch_token(&self, id: TokenId, now: Timestamp) -> Result<()> {
-        let last = self.kv().get::<TokenUse>(&id.key())?;
-        let due =
-            last.is_none_or(|t| now.unix_millis() - t.0.unix_millis() >= LAST_USED_GRANULARITY_MS);
-        if due {
-            self.kv().put(&id.key(), &TokenUse(now))?;
+    /// The principal a live token stands for, noting the use at most once a minute. A use is a
+    /// write of its own (`wf_token_used`), apart from the token record, so that it can never
+    /// undo a revocation made at the same moment.
+    fn admit(&self, known: &Remembered, now: Timestamp) -> Result<Principal> {
+        if now >= known.expires_at {
+            return Err(Refused::Expired {
+                prefix: known.prefix.clone(),
+                at: known.expires_at,
+            }
+            .into());
         }
-        Ok(())
+        let due = known
+            .used_at()
+            .is_none_or(|t| now.unix_millis() - t.unix_millis() >= LAST_USED_GRANULARITY_MS);
+        if due {
+            self.kv().put(&known.id.key(), &TokenUse(now))?;
+            known.note_use(now);
+        }
+        Ok(known.principal.clone())
     }
 
     /// The signed-in person's tokens, oldest first, revoked ones included (marked by `revokedAt`).
@@ -322,6 +347,8 @@ impl Identity {
         if record.revoked_at.is_none() {
             record.revoked_at = Some(self.now());
             self.kv().put(&id.key(), &record)?;
+            // Before this call returns, so the next request with the token is refused.
+            self.token_cache().forget_all();
             tracing::info!(token = id.0, "token revoked");
         }
         self.token_info(id)?.ok_or_else(not_found)

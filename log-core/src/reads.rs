@@ -4,7 +4,7 @@
 //! soon as its batch is written, which may be a moment before `head()` moves.
 
 use catalog_schemas::Id;
-use rocksdb::{Direction, IteratorMode};
+use rocksdb::{DBRawIterator, Direction, IteratorMode};
 
 use crate::commit::{Commit, Revision};
 use crate::error::Error;
@@ -163,14 +163,35 @@ impl Log {
     }
 }
 
-/// The item's latest revision number, without reading the revision itself.
-pub(crate) fn head_rev(store: &Store, id: Id) -> Result<Option<Rev>, Error> {
-    rev_at(store, id, Seq(u64::MAX))
+/// Items' latest revision numbers, read through one iterator, which sees the store as it was
+/// when it was made. The log writer checks every changed item of a group against what was
+/// durable when the group began; an iterator made and dropped for each check cost about as
+/// much as the seek itself.
+pub(crate) struct Heads<'a> {
+    iter: DBRawIterator<'a>,
+}
+
+impl<'a> Heads<'a> {
+    pub(crate) fn new(store: &'a Store) -> Heads<'a> {
+        Heads {
+            iter: store.db().raw_iterator_cf(store.log_cf(CF_ITEM_REVS)),
+        }
+    }
+
+    /// The item's latest revision number, without reading the revision itself.
+    pub(crate) fn head(&mut self, id: Id) -> Result<Option<Rev>, Error> {
+        seek_rev(&mut self.iter, id, Seq(u64::MAX))
+    }
+}
+
+/// The item's newest version at or before `seq`.
+fn rev_at(store: &Store, id: Id, seq: Seq) -> Result<Option<Rev>, Error> {
+    let mut iter = store.db().raw_iterator_cf(store.log_cf(CF_ITEM_REVS));
+    seek_rev(&mut iter, id, seq)
 }
 
 /// One backwards seek from `id ‖ seq` finds the item's newest version at or before `seq`.
-fn rev_at(store: &Store, id: Id, seq: Seq) -> Result<Option<Rev>, Error> {
-    let mut iter = store.db().raw_iterator_cf(store.log_cf(CF_ITEM_REVS));
+fn seek_rev(iter: &mut DBRawIterator<'_>, id: Id, seq: Seq) -> Result<Option<Rev>, Error> {
     iter.seek_for_prev(record::item_key(id, seq));
     let found = match (iter.key(), iter.value()) {
         (Some(key), Some(value)) if key.starts_with(&id.to_bytes()) => {

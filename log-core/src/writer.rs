@@ -19,7 +19,7 @@ use crate::clock::Clock;
 use crate::commit::{Change, Commit, NewCommit};
 use crate::error::Error;
 use crate::log::Shared;
-use crate::reads::head_rev;
+use crate::reads::Heads;
 use crate::record;
 use crate::seq::{Rev, Seq};
 use crate::store::{CF_COMMITS, CF_ITEM_REVS, CF_REVISIONS, Store};
@@ -88,23 +88,31 @@ impl Group {
 impl Appender {
     /// Runs until every sender is gone (the last `Log` clone was dropped).
     pub fn run(mut self) {
+        // A handle of its own, so the group's head reader borrows it rather than `self`.
+        let store = self.store.clone();
         while let Ok(first) = self.requests.recv() {
             let mut group = Group::new(self.tip);
+            // Made after the previous group was written, so it sees every durable head; the
+            // group's own changes are in `group.heads`.
+            let mut heads = Heads::new(&store);
             let mut request = first;
             loop {
                 match request {
-                    Request::Append { commit, reply } => match self.stage(&mut group, commit) {
-                        Ok(commit) => group.accepted.push((reply, commit)),
-                        // A rejected request is answered at once; it is not part of the batch.
-                        Err(err) => {
-                            let _ = reply.send(Err(err));
+                    Request::Append { commit, reply } => {
+                        match self.stage(&mut group, &mut heads, commit) {
+                            Ok(commit) => group.accepted.push((reply, commit)),
+                            // A rejected request is answered at once; it is not part of the batch.
+                            Err(err) => {
+                                let _ = reply.send(Err(err));
+                            }
                         }
-                    },
+                    }
                     Request::Import { commits, reply } => {
                         // Imports are written on their own, after the appends before them.
                         self.flush(group);
                         let _ = reply.send(self.import(commits));
                         group = Group::new(self.tip);
+                        heads = Heads::new(&store);
                     }
                 }
                 if group.full() {
@@ -121,11 +129,16 @@ impl Appender {
     }
 
     /// Checks one request and adds its records to the group's batch.
-    fn stage(&mut self, group: &mut Group, new: NewCommit) -> Result<Commit, Error> {
+    fn stage(
+        &mut self,
+        group: &mut Group,
+        heads: &mut Heads<'_>,
+        new: NewCommit,
+    ) -> Result<Commit, Error> {
         for change in &new.changes {
             let head = match group.heads.get(&change.id) {
                 Some(rev) => Some(*rev),
-                None => head_rev(&self.store, change.id)?,
+                None => heads.head(change.id)?,
             };
             if !change.expect.admits(head) {
                 return Err(Error::Stale {

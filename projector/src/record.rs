@@ -35,9 +35,17 @@ pub(crate) struct ItemRecord {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) enum RecordState {
-    Live { etag: String, json: Vec<u8> },
+    /// `json` is the answer's bytes. As `Bytes` it is encoded and decoded as one run of bytes;
+    /// a `Vec<u8>` went through serde's sequence path, one byte at a time, on every GET. postcard
+    /// writes both the same way (a varint length, then the bytes), so stored records read alike.
+    Live {
+        etag: String,
+        json: Bytes,
+    },
     Deleted,
-    Merged { into: [u8; keys::ID_LEN] },
+    Merged {
+        into: [u8; keys::ID_LEN],
+    },
 }
 
 impl ItemRecord {
@@ -69,7 +77,7 @@ impl ItemRecord {
         {
             let digest = blake3::hash(&whole);
             *etag = format!("\"{}\"", hex::encode(&digest.as_bytes()[..16]));
-            *json = whole;
+            *json = Bytes::from(whole);
             self.withheld = false;
         }
         self.into_lookup(id)
@@ -85,7 +93,7 @@ impl ItemRecord {
                 seq: Seq(self.seq),
                 at: self.at,
                 etag,
-                json: Bytes::from(json),
+                json,
                 withheld: self.withheld,
             }),
             RecordState::Deleted => Lookup::Deleted,
@@ -236,12 +244,23 @@ mod tests {
         fn record_round_trips(ty in proptest::collection::vec(any::<u8>(), 1..34), path in proptest::option::of(".{0,20}"), rev: u64, seq: u64,
                               at in ".{0,30}", json in proptest::collection::vec(any::<u8>(), 0..40), kind in 0u8..3) {
             let state = match kind {
-                0 => RecordState::Live { etag: "\"ab\"".into(), json },
+                0 => RecordState::Live { etag: "\"ab\"".into(), json: Bytes::from(json) },
                 1 => RecordState::Deleted,
                 _ => RecordState::Merged { into: [1, 2, 3, 4, 5] },
             };
             let rec = ItemRecord { ty, path, rev, seq, at, state, governed_by: None, withheld: false, whole: None };
             prop_assert_eq!(ItemRecord::decode(&rec.encode()).unwrap(), rec);
+        }
+
+        #[test]
+        fn answer_bytes_are_stored_as_a_vec_of_them_was(json in proptest::collection::vec(any::<u8>(), 0..300)) {
+            // Records written when `json` was a `Vec<u8>` must decode unchanged.
+            prop_assert_eq!(
+                postcard::to_stdvec(&Bytes::from(json.clone())).unwrap(),
+                postcard::to_stdvec(&json).unwrap()
+            );
+            let back: Bytes = postcard::from_bytes(&postcard::to_stdvec(&json).unwrap()).unwrap();
+            prop_assert_eq!(&back[..], &json[..]);
         }
 
         #[test]

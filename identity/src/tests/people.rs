@@ -1,7 +1,7 @@
 //! Handle changes and the alias rules, and finding people by handle prefix and name part.
 
 use super::{Harness, handle};
-use crate::{Error, MAX_FORMER_HANDLES, NewAccount};
+use crate::{Error, MAX_FORMER_HANDLES, NewAccount, Scopes};
 
 fn named(h: &Harness, handle_text: &str, name: &str) -> crate::Account {
     h.identity
@@ -42,6 +42,25 @@ fn a_rename_keeps_the_account_and_the_old_handle_as_its_alias() {
         session.answers_to(&handle("rivka")),
         "a principal knows its former handles"
     );
+}
+
+#[test]
+fn a_token_authenticated_before_a_rename_speaks_for_the_new_handle_after_it() {
+    let h = Harness::new();
+    h.account("rivka", false);
+    let (_, token) = h
+        .identity
+        .create_token(&handle("rivka"), "t", Scopes::READ, None)
+        .unwrap();
+    // Authenticated once, the token is remembered (token_cache); the rename must forget it.
+    let before = h.identity.authenticate_token(&token).unwrap();
+    assert_eq!(before.handle, handle("rivka"));
+    h.identity
+        .rename(&handle("rivka"), &handle("rivka-c"))
+        .unwrap();
+    let after = h.identity.authenticate_token(&token).unwrap();
+    assert_eq!(after.handle, handle("rivka-c"));
+    assert_eq!(after.former_handles, vec![handle("rivka")]);
 }
 
 #[test]

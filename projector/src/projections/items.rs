@@ -75,7 +75,10 @@ impl Projection for Items {
                         &served,
                         withheld.as_deref(),
                     );
-                    RecordState::Live { etag, json }
+                    RecordState::Live {
+                        etag,
+                        json: json.into(),
+                    }
                 }
                 (None, None) => RecordState::Deleted,
             };
