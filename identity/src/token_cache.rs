@@ -35,8 +35,6 @@ pub(crate) const REMEMBERED_TOKENS: usize = 4096;
 /// What a successful authentication of one token found.
 pub(crate) struct Remembered {
     pub id: TokenId,
-    /// The first characters of the token, which refusals name.
-    pub prefix: String,
     pub expires_at: Timestamp,
     pub principal: Principal,
     /// The last use written to the store (unix millis; `i64::MIN` for none), so a request knows
@@ -47,14 +45,12 @@ pub(crate) struct Remembered {
 impl Remembered {
     pub fn new(
         id: TokenId,
-        prefix: String,
         expires_at: Timestamp,
         principal: Principal,
         used_at: Option<Timestamp>,
     ) -> Remembered {
         Remembered {
             id,
-            prefix,
             expires_at,
             principal,
             used_at: AtomicI64::new(used_at.map_or(i64::MIN, Timestamp::unix_millis)),
@@ -155,7 +151,6 @@ mod tests {
         };
         Arc::new(Remembered::new(
             TokenId(n),
-            "abcdefgh".into(),
             Timestamp::from_unix_millis(1_000),
             Principal::of(account, Scopes::default(), via),
             None,

@@ -228,14 +228,16 @@ impl Identity {
             .ok_or(Refused::MalformedToken)?;
         let hash = secrets::sha256(token);
         let now = self.now();
+        // What refusals name the token by: the first 8 characters after `catp_`, as stored.
+        let prefix = &secret[..8];
         if let Some(known) = self.token_cache().get(&hash) {
-            return self.admit(&known, now);
+            return self.admit(&known, prefix, now);
         }
         // Read before the records: what they say is remembered only if nothing was forgotten
         // since (see `token_cache`).
         let generation = self.token_cache().generation();
         let unknown = || Refused::UnknownToken {
-            prefix: secret[..8].to_owned(),
+            prefix: prefix.to_owned(),
         };
         let id = match self.kv().get_raw(TOKEN_HASH, &hash)? {
             Some(bytes) => TokenId(decode_u64(TOKEN_HASH, &bytes)?),
@@ -277,22 +279,21 @@ impl Identity {
         let used_at = self.kv().get::<TokenUse>(&id.key())?.map(|t| t.0);
         let known = Arc::new(Remembered::new(
             id,
-            info.prefix,
             info.expires_at,
             Principal::of(account, info.scopes, via),
             used_at,
         ));
         self.token_cache().remember(generation, hash, known.clone());
-        self.admit(&known, now)
+        self.admit(&known, prefix, now)
     }
 
     /// The principal a live token stands for, noting the use at most once a minute. A use is a
     /// write of its own (`wf_token_used`), apart from the token record, so that it can never
     /// undo a revocation made at the same moment.
-    fn admit(&self, known: &Remembered, now: Timestamp) -> Result<Principal> {
+    fn admit(&self, known: &Remembered, prefix: &str, now: Timestamp) -> Result<Principal> {
         if now >= known.expires_at {
             return Err(Refused::Expired {
-                prefix: known.prefix.clone(),
+                prefix: prefix.to_owned(),
                 at: known.expires_at,
             }
             .into());

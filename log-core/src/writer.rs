@@ -265,14 +265,15 @@ impl Appender {
                 // Everyone is answered before the line is written: this thread is the log's one
                 // writer, and a line a commit (formatted and written to stderr here) was time the
                 // next group waited for.
-                let first = group.accepted.first().map(|(_, commit)| commit.seq);
+                // Not empty (checked above), and its seqs follow each other.
+                let first = group.accepted[0].1.seq;
                 let commits = group.accepted.len();
                 let changes: usize = group.accepted.iter().map(|(_, c)| c.changes.len()).sum();
                 for (reply, commit) in group.accepted {
                     let _ = reply.send(Ok(commit));
                 }
                 tracing::info!(
-                    first = first.map_or(0, |seq| seq.0),
+                    first = first.0,
                     last = self.tip.seq.0,
                     commits,
                     changes,

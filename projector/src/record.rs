@@ -30,14 +30,15 @@ pub(crate) struct ItemRecord {
     pub withheld: bool,
     /// For an item withheld by its own rights: the answer with its words, which only those who
     /// change the catalog read (workflow, stewards).
-    pub whole: Option<Vec<u8>>,
+    pub whole: Option<Bytes>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) enum RecordState {
-    /// `json` is the answer's bytes. As `Bytes` it is encoded and decoded as one run of bytes;
-    /// a `Vec<u8>` went through serde's sequence path, one byte at a time, on every GET. postcard
-    /// writes both the same way (a varint length, then the bytes), so stored records read alike.
+    /// `json` is the answer's bytes. As `Bytes` (like `whole`) it is encoded and decoded as one
+    /// run of bytes; a `Vec<u8>` went through serde's sequence path, one byte at a time, on every
+    /// GET. postcard writes both the same way (a varint length, then the bytes), so stored records
+    /// read alike.
     Live {
         etag: String,
         json: Bytes,
@@ -77,7 +78,7 @@ impl ItemRecord {
         {
             let digest = blake3::hash(&whole);
             *etag = format!("\"{}\"", hex::encode(&digest.as_bytes()[..16]));
-            *json = Bytes::from(whole);
+            *json = whole;
             self.withheld = false;
         }
         self.into_lookup(id)

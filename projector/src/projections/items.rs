@@ -60,7 +60,8 @@ impl Projection for Items {
                                 &structured,
                                 None,
                             )
-                            .0,
+                            .0
+                            .into(),
                         );
                     }
                     let mut served = Cow::Borrowed(data);
