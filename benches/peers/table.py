@@ -44,6 +44,7 @@ FIGURES = [
     ("rebuild_search", "`catalog rebuild --projection search`", "s", "—", "≤ 90 s", lambda o, r: o <= 90),
     ("rss_idle", "server RSS, idle", "MiB", "—", "≤ 500 MiB", lambda o, r: o <= 500),
     ("rss_load", "server RSS, peak under the GET load", "MiB", "—", "≤ 400 MiB", lambda o, r: o <= 400),
+    ("rss_catchup", "server RSS after the GET runs and a whole-log `/v1/commits` catch-up", "MiB", "—", "report", None),
     ("mirror_catchup", "`catalog mirror` catch-up over HTTP into a second catalog, read models folded", "commits/s",
      "PostgreSQL keyset reads", "report", None),
     ("edition_s", "`catalog edition` (SQLite + JSON Lines + signed manifest)", "s", "pg_dump", "report", None),

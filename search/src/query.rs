@@ -8,13 +8,14 @@ use std::ops::Bound;
 
 use catalog_schemas::{DateKey, Id, ItemType};
 use tantivy::collector::TopDocs;
+use tantivy::collector::sort_key::SortByStaticFastValue;
 use tantivy::columnar::Column;
 use tantivy::query::{
     BooleanQuery, BoostQuery, ConstScoreQuery, Occur, Query, RangeQuery, TermQuery,
 };
 use tantivy::schema::document::Value as _;
 use tantivy::schema::{Field, IndexRecordOption};
-use tantivy::{DocAddress, Searcher, TantivyDocument, Term};
+use tantivy::{DocAddress, Order, Searcher, TantivyDocument, Term};
 
 use crate::analyzer::{self, normal_title, terms_by_position};
 use crate::document::STARTS_UP_TO;
@@ -71,8 +72,8 @@ pub struct Hit {
     pub score: Option<f32>,
 }
 
-/// Prefix candidates read before the shortest titles are picked.
-const PREFIX_CANDIDATES: usize = 1000;
+/// The most items of one date read before they are ordered (the date answer's cap).
+const DATE_CANDIDATES: usize = 1000;
 /// How much a word as written outweighs a word found through its stem or without its prefix.
 const AS_WRITTEN_BOOST: f32 = 2.0;
 
@@ -97,7 +98,7 @@ impl SearchIndex {
             Term::from_field_text(f.exact, &normal),
             IndexRecordOption::Basic,
         );
-        let exact = self.shortest_first(&searcher, &filtered(exact, &filter))?;
+        let exact = self.shortest_first(&searcher, &filtered(exact, &filter), query.limit)?;
         self.push(
             &searcher,
             &mut out,
@@ -109,8 +110,12 @@ impl SearchIndex {
 
         // Titles that start with the query: the closest (shortest) first.
         if out.len() < query.limit {
-            let prefix =
-                self.shortest_first(&searcher, &filtered_box(prefix(f, &normal), &filter))?;
+            // Items already answered may be among them: enough to fill the page without them.
+            let prefix = self.shortest_first(
+                &searcher,
+                &filtered_box(prefix(f, &normal), &filter),
+                query.limit + seen.len(),
+            )?;
             self.push(
                 &searcher,
                 &mut out,
@@ -219,10 +224,11 @@ impl SearchIndex {
         Box::new(BooleanQuery::new(must))
     }
 
-    /// Every document a constant-score query matches, up to the prefix cap. Only the date answer
-    /// reads them all (its order needs the stored date); the name ranks use `shortest_first`.
+    /// Every document a constant-score query matches, up to the date answer's cap. Only the date
+    /// answer reads them all (its order needs the stored date); the name ranks use
+    /// `shortest_first`.
     fn read_all(&self, searcher: &Searcher, query: &dyn Query, rank: Rank) -> Result<Vec<Hit>> {
-        let top = TopDocs::with_limit(PREFIX_CANDIDATES).order_by_score();
+        let top = TopDocs::with_limit(DATE_CANDIDATES).order_by_score();
         searcher
             .search(query, &top)?
             .into_iter()
@@ -230,28 +236,40 @@ impl SearchIndex {
             .collect()
     }
 
-    /// The documents `query` matches, up to the prefix cap, shortest shown name first, then id:
-    /// the order is read from the `shown_len` and `number` columns, so no document is read here;
-    /// `push` reads only the ones it answers with. The cap picks the same candidates as when each
-    /// candidate's document was read (the collector and its cap are unchanged).
-    fn shortest_first(&self, searcher: &Searcher, query: &dyn Query) -> Result<Vec<Candidate>> {
-        let top = TopDocs::with_limit(PREFIX_CANDIDATES).order_by_score();
-        let found = searcher.search(query, &top)?;
-        let mut columns = Columns::new(searcher, self.fields)?;
-        let mut keyed = Vec::with_capacity(found.len());
-        for (_, address) in found {
-            let (len, number) = columns.get(address)?;
-            keyed.push((
-                len,
-                Candidate {
+    /// The `n` documents `query` matches with the shortest shown name, then the lowest id, in that
+    /// order. The collector reads the `shown_len` and `number` columns of every match and keeps
+    /// the best `n`, so no document is read here, and the answer is the same however the index's
+    /// segments lie: a cap on candidates taken in document order (then sorted) missed the shortest
+    /// titles when more than the cap matched, and which ones it missed changed with merges and
+    /// rebuilds.
+    fn shortest_first(
+        &self,
+        searcher: &Searcher,
+        query: &dyn Query,
+        n: usize,
+    ) -> Result<Vec<Candidate>> {
+        let schema = searcher.schema();
+        let column = |field| SortByStaticFastValue::<u64>::for_field(schema.get_field_name(field));
+        // Ascending puts documents without a value last: an item shown by no name is the longest.
+        let shortest = (
+            (column(self.fields.shown_len), Order::Asc),
+            (column(self.fields.number), Order::Asc),
+        );
+        let top = TopDocs::with_limit(n.max(1)).order_by(shortest);
+        searcher
+            .search(query, &top)?
+            .into_iter()
+            .map(|((_, number), address)| {
+                let number = number.ok_or_else(|| {
+                    Error::Corrupt(format!("item document {address:?} without its id's number"))
+                })?;
+                Ok(Candidate {
                     address,
                     number,
                     score: None,
-                },
-            ));
-        }
-        keyed.sort_by_key(|(len, c)| (*len, c.number));
-        Ok(keyed.into_iter().map(|(_, c)| c).collect())
+                })
+            })
+            .collect()
     }
 
     /// Appends `candidates` in their order, skipping items already answered, until `limit`; reads
@@ -575,6 +593,47 @@ mod tests {
         let hits = index.search(&query).expect("search");
         assert!(hits.iter().all(|h| h.score.is_some() == (h.rank == Words)));
         assert_eq!(hits, reading_every_candidate(&index, &query));
+    }
+
+    /// More titles start with the query than the old cap on candidates (1,000, taken in document
+    /// order before sorting): the shortest still comes first, though its document is the last
+    /// of the segment, and the rest follow by id.
+    #[test]
+    fn the_shortest_title_with_the_prefix_comes_first_however_many_share_it() {
+        let dir = tempfile::tempdir().expect("dir");
+        let store = Store::open(&dir.path().join("db"), &[]).expect("store");
+        let log = Log::open(&store).expect("log");
+        let (index, mut indexer) = SearchIndex::open(&dir.path().join("search")).expect("open");
+        let name = |he: String| json!({ "name": { "he": he } });
+        let mut changes: Vec<_> = (1..=1_200u64)
+            .map(|n| {
+                catalog_testkit::put(
+                    id(n),
+                    ItemType::Topic,
+                    None,
+                    name(format!("שמחה רבה {n:04}")),
+                )
+            })
+            .collect();
+        changes.push(catalog_testkit::put(
+            id(1_201),
+            ItemType::Topic,
+            None,
+            name("שמחה רבה".into()),
+        ));
+        let commit = catalog_testkit::append(&log, changes);
+        indexer.apply(&[commit]).expect("apply");
+        drop(indexer);
+        use Rank::Prefix;
+        assert_eq!(
+            ranked(&index, "שמחה", None, 3),
+            [(1_201, Prefix), (1, Prefix), (2, Prefix)]
+        );
+        // A type filter leaves the order as it is.
+        assert_eq!(
+            ranked(&index, "שמחה", Some(ItemType::Topic), 2),
+            [(1_201, Prefix), (1, Prefix)]
+        );
     }
 
     const WORDS: &[&str] = &["שמחה", "שמח", "ושמחה", "אור", "Joy", "joys", "light"];
