@@ -131,10 +131,10 @@ impl SearchIndex {
             let words = self.words_query(query.q, self.fields.words, self.fields.words_exact);
             let top = TopDocs::with_limit(query.limit + seen.len()).order_by_score();
             let found = searcher.search(&filtered_box(words, &filter), &top)?;
-            let mut columns = Columns::new(&searcher, f)?;
+            let mut numbers = Numbers::new(&searcher, f);
             let mut best = Vec::with_capacity(found.len());
             for (score, address) in found {
-                let (_, number) = columns.get(address)?;
+                let number = numbers.get(address)?;
                 best.push(Candidate {
                     address,
                     number,
@@ -260,9 +260,7 @@ impl SearchIndex {
             .search(query, &top)?
             .into_iter()
             .map(|((_, number), address)| {
-                let number = number.ok_or_else(|| {
-                    Error::Corrupt(format!("item document {address:?} without its id's number"))
-                })?;
+                let number = number.ok_or_else(|| without_number(address))?;
                 Ok(Candidate {
                     address,
                     number,
@@ -359,42 +357,44 @@ struct Candidate {
     score: Option<f32>,
 }
 
-/// The `shown_len` and `number` columns of each segment, opened when a candidate first needs them.
-struct Columns<'a> {
+/// The `number` column of each segment, opened when a hit of the words rank first needs it.
+struct Numbers<'a> {
     searcher: &'a Searcher,
-    fields: Fields,
-    open: Vec<Option<(Column<u64>, Column<u64>)>>,
+    field: Field,
+    open: Vec<Option<Column<u64>>>,
 }
 
-impl<'a> Columns<'a> {
-    fn new(searcher: &'a Searcher, fields: Fields) -> Result<Columns<'a>> {
-        Ok(Columns {
+impl<'a> Numbers<'a> {
+    fn new(searcher: &'a Searcher, fields: Fields) -> Numbers<'a> {
+        Numbers {
             searcher,
-            fields,
+            field: fields.number,
             open: vec![None; searcher.segment_readers().len()],
-        })
+        }
     }
 
-    /// The shown name's length (`u64::MAX` when it has none, as the longest) and the id's number.
-    fn get(&mut self, address: DocAddress) -> Result<(u64, u64)> {
+    /// The id's number of the item document at `address`.
+    fn get(&mut self, address: DocAddress) -> Result<u64> {
         let slot = &mut self.open[address.segment_ord as usize];
         if slot.is_none() {
-            let schema = self.searcher.schema();
-            let fast = self
-                .searcher
-                .segment_reader(address.segment_ord)
-                .fast_fields();
-            *slot = Some((
-                fast.u64(schema.get_field_name(self.fields.shown_len))?,
-                fast.u64(schema.get_field_name(self.fields.number))?,
-            ));
+            let name = self.searcher.schema().get_field_name(self.field);
+            *slot = Some(
+                self.searcher
+                    .segment_reader(address.segment_ord)
+                    .fast_fields()
+                    .u64(name)?,
+            );
         }
-        let (len, number) = slot.as_ref().expect("opened above");
-        let number = number.first(address.doc_id).ok_or_else(|| {
-            Error::Corrupt(format!("item document {address:?} without its id's number"))
-        })?;
-        Ok((len.first(address.doc_id).unwrap_or(u64::MAX), number))
+        let column = slot.as_ref().expect("opened above");
+        column
+            .first(address.doc_id)
+            .ok_or_else(|| without_number(address))
     }
+}
+
+/// Every item document carries its id's number; one without it is a broken index.
+fn without_number(address: DocAddress) -> Error {
+    Error::Corrupt(format!("item document {address:?} without its id's number"))
 }
 
 fn filtered(query: impl Query + 'static, filter: &Option<Term>) -> Box<dyn Query> {
