@@ -340,8 +340,8 @@ async fn etags_give_304_for_exact_lists_and_star() {
         "/v1/entities?type=work".into(),
         "/v1/types".into(),
     ] {
-        let r = api.get(&path).await.expect(200);
-        let etag = r
+        let ok = api.get(&path).await.expect(200);
+        let etag = ok
             .header("etag")
             .unwrap_or_else(|| panic!("{path}: no ETag"));
         assert!(
@@ -360,6 +360,17 @@ async fn etags_give_304_for_exact_lists_and_star() {
                 .expect(304);
             assert!(r.body.is_empty(), "{path}: 304 with a body");
             assert_eq!(r.header("etag").as_deref(), Some(etag.as_str()));
+            assert_eq!(
+                r.header("cache-control"),
+                ok.header("cache-control"),
+                "{path}: a 304 is kept as long as its answer"
+            );
+            assert_eq!(r.header("vary"), ok.header("vary"), "{path}");
+            assert_eq!(
+                r.header("content-type"),
+                None,
+                "{path}: a 304 has no body to type"
+            );
         }
         api.get_with(&path, &[("if-none-match", "\"nope\"")])
             .await

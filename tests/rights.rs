@@ -213,6 +213,84 @@ async fn unsure_words_are_absent_from_every_way_out_until_a_steward_decides() {
         .expect(200);
 }
 
+/// `path` read with `If-None-Match: tag`; the answer must have `status`.
+async fn revalidate(
+    api: &common::http::Api,
+    path: &str,
+    tag: &str,
+    status: u16,
+) -> common::http::Reply {
+    api.get_with(path, &[("if-none-match", tag)])
+        .await
+        .expect(status)
+}
+
+/// A revalidation is answered from the ETag alone only where every reader is served the same
+/// answer: a steward reads a withheld text whole, and a segment's answer follows its text's
+/// rights, which change without the segment changing.
+#[tokio::test]
+async fn revalidating_an_item_follows_who_is_served_what() {
+    let (anon, steward) = (s().anon(), s().steward());
+    let event = first_of(&anon, "event").await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let word = tag("reval");
+    let hanacha = |rights: &str| {
+        json!({ "kind": "hanacha", "language": "he", "rights": rights, "event": event,
+            "body": { "profile": "plain", "versions": [{ "id": "he", "language": "he",
+                "segments": [{ "id": "p1", "kind": "paragraph", "text": [{ "text": format!("פתיחה {word}") }] }] }] } })
+    };
+    let (text, _) = create(&steward, "text", hanacha("unsure")).await;
+    let (segment, _) = create(
+        &steward,
+        "segment",
+        json!({ "text": text, "order": "a0", "kind": "paragraph", "content": format!("מילים {word}") }),
+    )
+    .await;
+    let text_path = format!("/v1/entities/{text}");
+    let segment_path = format!("/v1/entities/{segment}");
+    let tag_of = |r: common::http::Reply| r.expect(200).header("etag").expect("an ETag");
+
+    let read_tag = tag_of(anon.get(&text_path).await);
+    let whole_tag = tag_of(steward.get(&text_path).await);
+    assert_ne!(
+        read_tag, whole_tag,
+        "a steward's whole answer has its own tag"
+    );
+    revalidate(&anon, &text_path, &read_tag, 304).await;
+    let whole = revalidate(&steward, &text_path, &read_tag, 200).await;
+    assert!(
+        whole.text().contains(&word),
+        "the steward got the reader's answer"
+    );
+    revalidate(&steward, &text_path, &whole_tag, 304).await;
+
+    let held_segment_tag = tag_of(anon.get(&segment_path).await);
+    revalidate(&anon, &segment_path, &held_segment_tag, 304).await;
+
+    change(&steward, &text, hanacha("free")).await;
+    let now = revalidate(&anon, &text_path, &read_tag, 200).await;
+    assert!(now.text().contains(&word));
+    let segment_now = revalidate(&anon, &segment_path, &held_segment_tag, 200).await;
+    assert!(
+        segment_now.text().contains(&word),
+        "the segment's old tag still matched after its text's words were freed"
+    );
+    let free_tag = segment_now.header("etag").expect("an ETag");
+    revalidate(&anon, &segment_path, &free_tag, 304).await;
+    let text_tag = tag_of(anon.get(&text_path).await);
+    revalidate(&anon, &text_path, &text_tag, 304).await;
+
+    // Held back again: the segment's answer changes though the segment did not.
+    change(&steward, &text, hanacha("unsure")).await;
+    let held_again = revalidate(&anon, &segment_path, &free_tag, 200).await;
+    assert!(
+        !held_again.text().contains(&word),
+        "a segment's words were served after its text's were held back"
+    );
+}
+
 #[tokio::test]
 async fn a_source_allowing_no_copies_keeps_its_words_back() {
     let (anon, steward) = (s().anon(), s().steward());

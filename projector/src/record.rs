@@ -57,6 +57,17 @@ impl ItemRecord {
         out
     }
 
+    /// The ETag every reader's answer carries: a live item neither withheld by its own rights
+    /// (stewards are served it whole) nor governed by a text's (asked when served).
+    pub(crate) fn plain_etag(&self) -> Option<&str> {
+        match &self.state {
+            RecordState::Live { etag, .. } if !self.withheld && self.governed_by.is_none() => {
+                Some(etag)
+            }
+            _ => None,
+        }
+    }
+
     pub(crate) fn decode(bytes: &[u8]) -> Result<ItemRecord> {
         match bytes.split_first() {
             Some((&RECORD_VERSION, rest)) => {
@@ -182,8 +193,37 @@ pub(crate) fn answer(
     })
     .expect("a JSON value always serialises");
     let digest = blake3::hash(&json);
-    let etag = format!("\"{}\"", hex::encode(&digest.as_bytes()[..16]));
+    let etag = format!(
+        "\"{}\"",
+        hex::encode(&digest.as_bytes()[..ETAG_DIGEST_BYTES])
+    );
     (json, etag)
+}
+
+/// How many bytes of the answer's blake3 digest its ETag shows.
+const ETAG_DIGEST_BYTES: usize = 16;
+
+/// An ETag made by [`answer`] as its digest bytes (half the size of its text).
+pub(crate) fn etag_bytes(etag: &str) -> Result<[u8; ETAG_DIGEST_BYTES]> {
+    let corrupt = || Error::Corrupt(format!("{etag} is not an ETag this projector makes"));
+    let hex_digits = etag
+        .strip_prefix('"')
+        .and_then(|t| t.strip_suffix('"'))
+        .ok_or_else(corrupt)?;
+    let mut out = [0; ETAG_DIGEST_BYTES];
+    hex::decode_to_slice(hex_digits, &mut out).map_err(|_| corrupt())?;
+    Ok(out)
+}
+
+/// The inverse of [`etag_bytes`].
+pub(crate) fn etag_from_bytes(bytes: &[u8]) -> Result<String> {
+    if bytes.len() != ETAG_DIGEST_BYTES {
+        return Err(Error::Corrupt(format!(
+            "a stored ETag of {} bytes, not {ETAG_DIGEST_BYTES}",
+            bytes.len()
+        )));
+    }
+    Ok(format!("\"{}\"", hex::encode(bytes)))
 }
 
 #[cfg(test)]
@@ -241,6 +281,20 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn stored_etags_read_back_as_the_answer_made_them(title in "\\PC{0,40}", rev: u64) {
+            let id = Id::parse("cat-7k2m9q4x").unwrap();
+            let data = serde_json::json!({ "title": { "he": title } });
+            let (_, etag) = answer(id, ItemType::Work, None, Rev(rev), &data, None);
+            prop_assert_eq!(etag_from_bytes(&etag_bytes(&etag).unwrap()).unwrap(), etag);
+        }
+
+        #[test]
+        fn reading_an_etag_never_panics(text in "\\PC{0,40}", bytes in proptest::collection::vec(any::<u8>(), 0..20)) {
+            let _ = etag_bytes(&text);
+            prop_assert_eq!(etag_from_bytes(&bytes).is_ok(), bytes.len() == ETAG_DIGEST_BYTES);
+        }
+
         #[test]
         fn record_round_trips(ty in proptest::collection::vec(any::<u8>(), 1..34), path in proptest::option::of(".{0,20}"), rev: u64, seq: u64,
                               at in ".{0,30}", json in proptest::collection::vec(any::<u8>(), 0..40), kind in 0u8..3) {

@@ -81,6 +81,14 @@ impl Answer {
         }
     }
 
+    /// A 304 to a revalidation the route could decide before reading its answer: the answer's
+    /// ETag, no body, and the caching headers a 200 of the same answer would carry.
+    pub fn not_modified(etag: String) -> Answer {
+        Answer::raw(Bytes::new())
+            .status(StatusCode::NOT_MODIFIED)
+            .etag(etag)
+    }
+
     pub fn status(mut self, status: StatusCode) -> Answer {
         self.status = status;
         self
@@ -129,12 +137,18 @@ pub fn next_href(uri: &Uri, cursor: &str) -> String {
 
 impl IntoResponse for Answer {
     fn into_response(self) -> Response {
-        let mut res = (self.status, self.body).into_response();
+        // A 304 has no body, so nothing to give a type.
+        let mut res = if self.status == StatusCode::NOT_MODIFIED {
+            self.status.into_response()
+        } else {
+            let mut res = (self.status, self.body).into_response();
+            res.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            );
+            res
+        };
         let headers = res.headers_mut();
-        headers.insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        );
         if let Some(tag) = self.etag.and_then(|t| HeaderValue::from_str(&t).ok()) {
             headers.insert(header::ETAG, tag);
         }

@@ -22,7 +22,12 @@ pub async fn conditional(req: Request, next: Next) -> Response {
     let mut res = next.run(req).await;
 
     let class = res.extensions().get::<CacheClass>().copied();
-    let cacheable = is_read && (res.status().is_success() || res.status() == StatusCode::NOT_FOUND);
+    // A route may answer a revalidation itself (`Answer::not_modified`); its 304 carries the
+    // caching headers of the answer it stands for.
+    let cacheable = is_read
+        && (res.status().is_success()
+            || res.status() == StatusCode::NOT_FOUND
+            || res.status() == StatusCode::NOT_MODIFIED);
     let cache_control = match class {
         Some(class) if cacheable => class.header(signed_in),
         None if cacheable && res.status() == StatusCode::NOT_FOUND => {
