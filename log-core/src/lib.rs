@@ -20,6 +20,8 @@
 //! - `store` — opening the database, column family names, the lock error.
 //! - `log` — the [`Log`] handle: open, append, head, waiting for new commits.
 //! - `writer` — the writer thread and its group commit.
+//! - `created` — which changes of the newest large commits created their item (the writer's
+//!   head checks, kept for the projector).
 //! - `reads` — commits, revisions, item histories and the item as of a commit.
 //! - `link` — checking that each stored record links to the one before (every scan, and the
 //!   tail on open).
@@ -32,6 +34,7 @@
 
 mod clock;
 mod commit;
+mod created;
 mod error;
 pub mod follower;
 mod link;

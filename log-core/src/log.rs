@@ -10,6 +10,7 @@ use rocksdb::IteratorMode;
 
 use crate::clock::Clock;
 use crate::commit::{Commit, GENESIS_HASH, NewCommit};
+use crate::created::Created;
 use crate::error::Error;
 use crate::link::Linked;
 use crate::record;
@@ -44,11 +45,13 @@ pub(crate) struct Inner {
     writer: Option<JoinHandle<()>>,
 }
 
-/// What the writer publishes for readers: the durable head, and a count of batches written.
+/// What the writer publishes for readers: the durable head, a count of batches written, and
+/// which changes of its newest large commits created their item.
 pub(crate) struct Shared {
     head: Mutex<(Seq, [u8; 32])>,
     grew: Condvar,
     pub batches: AtomicU64,
+    pub created: Created,
 }
 
 impl Shared {
@@ -87,6 +90,7 @@ impl Log {
             head: Mutex::new((tip.seq, tip.hash)),
             grew: Condvar::new(),
             batches: AtomicU64::new(0),
+            created: Created::default(),
         });
         let (requests, queue) = channel::bounded(QUEUE_DEPTH);
         let writer = Appender {
@@ -173,6 +177,14 @@ impl Log {
     /// or more commits; the ratio of commits to batches shows how well appends are grouped.
     pub fn batches_written(&self) -> u64 {
         self.inner.shared.batches.load(Ordering::Relaxed)
+    }
+
+    /// For one of the newest commits of many changes this log appended since it was opened:
+    /// for each change, in order, whether it created its item (no earlier version exists). `None`
+    /// when not known (a small, older or imported commit, or one from before a restart): look in
+    /// the log instead.
+    pub fn created_by(&self, seq: Seq) -> Option<Arc<[bool]>> {
+        self.inner.shared.created.of(seq)
     }
 
     /// The store this log lives in.

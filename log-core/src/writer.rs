@@ -17,6 +17,7 @@ use rocksdb::{WriteBatch, WriteOptions};
 
 use crate::clock::Clock;
 use crate::commit::{Change, Commit, NewCommit};
+use crate::created;
 use crate::error::Error;
 use crate::log::Shared;
 use crate::reads::Heads;
@@ -66,6 +67,8 @@ struct Group {
     /// Heads of items changed earlier in this group (not yet visible in the database).
     heads: HashMap<Id, Rev>,
     accepted: Vec<(Sender<Result<Commit, Error>>, Commit)>,
+    /// For the group's commits of many changes: which changes created their item.
+    created: Vec<(Seq, Arc<[bool]>)>,
     bytes: usize,
 }
 
@@ -76,6 +79,7 @@ impl Group {
             tip,
             heads: HashMap::new(),
             accepted: Vec::new(),
+            created: Vec::new(),
             bytes: 0,
         }
     }
@@ -135,6 +139,8 @@ impl Appender {
         heads: &mut Heads<'_>,
         new: NewCommit,
     ) -> Result<Commit, Error> {
+        let remember = new.changes.len() >= created::MIN_CHANGES;
+        let mut created = Vec::with_capacity(if remember { new.changes.len() } else { 0 });
         for change in &new.changes {
             let head = match group.heads.get(&change.id) {
                 Some(rev) => Some(*rev),
@@ -146,6 +152,9 @@ impl Appender {
                     expected: change.expect,
                     actual: head,
                 });
+            }
+            if remember {
+                created.push(head.is_none());
             }
         }
 
@@ -180,6 +189,9 @@ impl Appender {
         let json = commit.seal(&group.tip.hash);
         reads_back(&json)?;
         self.put(group, &commit, &json);
+        if remember {
+            group.created.push((seq, created.into()));
+        }
         Ok(commit)
     }
 
@@ -235,7 +247,8 @@ impl Appender {
             }
         }
         if staged > 0 {
-            self.write(group.batch, group.tip).map_err(Error::Storage)?;
+            self.write(group.batch, group.tip, Vec::new())
+                .map_err(Error::Storage)?;
             tracing::info!(head = self.tip.seq.0, commits = staged, "commits imported");
         }
         match refused {
@@ -244,11 +257,21 @@ impl Appender {
         }
     }
 
-    /// Writes a batch with fsync, then moves the head to `tip`.
-    fn write(&mut self, batch: WriteBatch, tip: Tip) -> Result<(), rocksdb::Error> {
+    /// Writes a batch with fsync, then moves the head to `tip`. What the batch's commits
+    /// created is told before the head moves, and only once they are durable: a failed write's
+    /// seqs are handed out again, to other commits.
+    fn write(
+        &mut self,
+        batch: WriteBatch,
+        tip: Tip,
+        created: Vec<(Seq, Arc<[bool]>)>,
+    ) -> Result<(), rocksdb::Error> {
         let mut options = WriteOptions::default();
         options.set_sync(true);
         self.store.db().write_opt(batch, &options)?;
+        for (seq, flags) in created {
+            self.shared.created.remember(seq, flags);
+        }
         self.tip = tip;
         self.shared.advance(self.tip.seq, self.tip.hash);
         self.shared.batches.fetch_add(1, Ordering::Relaxed);
@@ -260,7 +283,7 @@ impl Appender {
         if group.accepted.is_empty() {
             return;
         }
-        match self.write(group.batch, group.tip) {
+        match self.write(group.batch, group.tip, group.created) {
             Ok(()) => {
                 // Everyone is answered before the line is written: this thread is the log's one
                 // writer, and a line a commit (formatted and written to stderr here) was time the
@@ -404,6 +427,70 @@ mod import_tests {
             Error::Import { seq, why } => (seq, why),
             other => panic!("expected an import refusal, got {other}"),
         }
+    }
+
+    fn work(id: Id, expect: Expect) -> NewChange {
+        NewChange {
+            id,
+            ty: ItemType::Work,
+            path: None,
+            data: Some(json!({ "name": { "he": "ספר" } })),
+            merged_into: None,
+            expect,
+        }
+    }
+
+    fn commit_of(changes: Vec<NewChange>) -> NewCommit {
+        NewCommit {
+            message: "m".into(),
+            merged_by: "rivka".into(),
+            author: "moshe".into(),
+            suggestion: None,
+            changes,
+        }
+    }
+
+    /// The writer tells which changes of a large commit created their item, as its head checks
+    /// found, only once the commit is durable; small and imported commits are not told.
+    #[test]
+    fn a_large_commit_tells_which_changes_created_their_item() {
+        let temp = open();
+        let old: Vec<Id> = (0..created::MIN_CHANGES).map(|_| Id::random()).collect();
+        let first = temp
+            .log
+            .append(commit_of(
+                old.iter().map(|&id| work(id, Expect::Absent)).collect(),
+            ))
+            .unwrap();
+        assert_eq!(
+            temp.log.created_by(first.seq).as_deref(),
+            Some(&[true; created::MIN_CHANGES][..])
+        );
+        // Existing and new items, interleaved.
+        let mut changes = Vec::new();
+        let mut expected = Vec::new();
+        for &id in &old {
+            changes.push(work(id, Expect::Any));
+            expected.push(false);
+            changes.push(work(Id::random(), Expect::Absent));
+            expected.push(true);
+        }
+        let second = temp.log.append(commit_of(changes)).unwrap();
+        assert_eq!(
+            temp.log.created_by(second.seq).as_deref(),
+            Some(&expected[..])
+        );
+
+        let small = temp
+            .log
+            .append(commit_of(vec![work(Id::random(), Expect::Absent)]))
+            .unwrap();
+        assert!(temp.log.created_by(small.seq).is_none());
+
+        let mirror = open();
+        let commits = temp.log.commits_after(Seq(0), 10).unwrap();
+        mirror.log.import(commits).unwrap();
+        assert!(mirror.log.created_by(first.seq).is_none());
     }
 
     #[test]

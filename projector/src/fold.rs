@@ -380,8 +380,19 @@ impl Folder {
         }
         let before = Seq(seq.0 - 1);
         let mut priors = Vec::with_capacity(commit.changes.len());
-        for change in &commit.changes {
-            if seen.is_some_and(|seen| !seen.contains(&change.id)) {
+        // The writer's own head checks, for a large commit it just wrote: its new items have
+        // no previous version to look for.
+        let created = self
+            .log
+            .created_by(seq)
+            .filter(|created| created.len() == commit.changes.len());
+        for (i, change) in commit.changes.iter().enumerate() {
+            let new_item = match (seen, created.as_deref()) {
+                (Some(seen), _) => !seen.contains(&change.id),
+                (None, Some(created)) => created[i],
+                (None, None) => false,
+            };
+            if new_item {
                 priors.push(None);
                 continue;
             }
