@@ -131,24 +131,27 @@ fn synced() -> WriteOptions {
     opts
 }
 
-/// The share of a rebuild each projection's `apply` took (per mille of all samples, from
-/// `perf record` of `catalog rebuild` of a generated 100,000-item catalog, see BENCHMARKS.md); a
-/// projection not named weighs 1.
+/// The share of a rebuild each projection's `apply` takes, with the overlay writes it causes
+/// (per mille, roughly, from `perf record` of `catalog rebuild` of a generated 1,000,000-item
+/// catalog, BENCHMARKS.md 2026-11-28); a projection not named weighs 1. At that size `dangling`
+/// and `refcounts` read the store for most changes and outweigh `items`, which a 100,000-item
+/// catalog's profile (these weights' first source) did not show: the group holding both ran alone
+/// for the last ~40% of the fold.
 const WEIGHTS: &[(&str, u32)] = &[
-    ("items", 247),
-    ("dangling", 70),
-    ("refcounts", 65),
-    ("backlinks", 52),
-    ("children", 50),
-    ("missing", 35),
-    ("lists", 25),
-    ("coverage", 18),
-    ("outline", 14),
-    ("sitemap", 13),
-    ("events", 13),
+    ("dangling", 300),
+    ("refcounts", 120),
+    ("items", 90),
+    ("backlinks", 50),
+    ("children", 40),
+    ("missing", 40),
+    ("lists", 20),
+    ("outline", 20),
+    ("events", 10),
+    ("coverage", 6),
+    ("sitemap", 5),
     ("paths", 5),
-    ("counts", 4),
-    ("names", 4),
+    ("counts", 3),
+    ("names", 3),
     ("files", 2),
 ];
 
