@@ -1,7 +1,8 @@
 //! ETags, `If-None-Match`, `Cache-Control` and `Vary` for every answer.
 
 use axum::body::{Body, to_bytes};
-use axum::extract::Request;
+use axum::extract::{FromRequestParts, Request};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -72,6 +73,34 @@ pub async fn conditional(req: Request, next: Next) -> Response {
         return not_modified(res.headers());
     }
     res
+}
+
+/// The request's `If-None-Match`, for a route that can decide a revalidation before reading its
+/// answer (axum's `HeaderMap` extractor would copy every header of every request).
+pub struct IfNoneMatch(Option<HeaderValue>);
+
+impl IfNoneMatch {
+    /// Whether the request names `etag` (see [`none_match_hits`]).
+    pub fn hits(&self, etag: &str) -> bool {
+        self.0
+            .as_ref()
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|inm| none_match_hits(inm, etag))
+    }
+
+    pub fn is_some(&self) -> bool {
+        self.0.is_some()
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for IfNoneMatch {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(IfNoneMatch(
+            parts.headers.get(header::IF_NONE_MATCH).cloned(),
+        ))
+    }
 }
 
 fn not_modified(from: &HeaderMap) -> Response {

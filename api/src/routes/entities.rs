@@ -1,7 +1,7 @@
 //! Items: lists, batches, one item (now or as of a commit), and the items around one.
 
 use axum::extract::State;
-use axum::http::{HeaderMap, Uri, header};
+use axum::http::Uri;
 use catalog_log_core::Seq;
 use catalog_projector::{ItemAnswer, Lookup, Page, StoredItem};
 use catalog_schemas::{Id, ItemType};
@@ -15,7 +15,7 @@ use crate::cursor::{ListKey, ListKind};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{self, LimitRange, Path, Query};
 use crate::http::answer::{Answer, splice_list};
-use crate::http::conditional::none_match_hits;
+use crate::http::conditional::IfNoneMatch;
 use crate::http::identity::Reader;
 use crate::http::spliced::{ItemList, ItemPage, LinkedPage};
 use crate::state::AppState;
@@ -156,7 +156,7 @@ async fn one(
     Reader(who): Reader,
     Path(raw): Path<String>,
     Query(q): Query<OneQuery>,
-    headers: HeaderMap,
+    if_none_match: IfNoneMatch,
 ) -> Result<Answer, ApiError> {
     let id = path_id(&raw)?;
     if let Some(at) = q.at.as_deref() {
@@ -166,11 +166,9 @@ async fn one(
     // A revalidation is answered from the item's ETag alone where every reader is served the
     // same answer; otherwise (and when the tag differs) the answer is read and the conditional
     // layer compares as for any route.
-    if let Some(inm) = headers
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
+    if if_none_match.is_some()
         && let Some(etag) = state.read_models.plain_etag(id)?
-        && none_match_hits(inm, &etag)
+        && if_none_match.hits(&etag)
     {
         return Ok(Answer::not_modified(etag));
     }
