@@ -24,9 +24,10 @@ pub struct Fields {
     pub date: Field,
     /// Every name reduced by `normal_title`, untokenised: exact-title and title-prefix ranks.
     pub exact: Field,
-    /// Every beginning of each `exact` key up to `document::STARTS_UP_TO` characters,
-    /// untokenised: the title-prefix rank is one term's postings instead of a walk over every
-    /// title in the prefix's range of the term dictionary.
+    /// Every beginning of each `exact` key up to `document::STARTS_UP_TO` characters, and a
+    /// byte for the shown name's length (`document::starts_term`), untokenised: the title-prefix rank reads
+    /// a beginning's terms shortest first and stops once its page is full, so it reads the
+    /// postings of a few lengths, not of every title the beginning begins.
     pub starts: Field,
     /// The shown name's length in characters (fast, item documents only): the exact-title and
     /// title-prefix ranks put the shortest first from this column, without reading documents.
@@ -76,7 +77,7 @@ impl Fields {
             en: b.add_text_field("en", STORED),
             date: b.add_text_field("date", STRING | STORED),
             exact: b.add_text_field("exact", STRING),
-            starts: b.add_text_field("starts", STRING),
+            starts: b.add_text_field("starts_by_len", STRING),
             shown_len: b.add_u64_field("shown_len", FAST),
             number: b.add_u64_field("number", FAST),
             words: b.add_text_field("words", analysed(analyzer::WORDS) | STORED),
@@ -103,7 +104,7 @@ impl Fields {
             en: schema.get_field("en")?,
             date: schema.get_field("date")?,
             exact: schema.get_field("exact")?,
-            starts: schema.get_field("starts")?,
+            starts: schema.get_field("starts_by_len")?,
             shown_len: schema.get_field("shown_len")?,
             number: schema.get_field("number")?,
             words: schema.get_field("words")?,
