@@ -179,7 +179,7 @@ mod tests {
 
     #[test]
     fn starts_terms_sort_by_beginning_then_shown_length() {
-        let mut terms = vec![
+        let mut terms = [
             starts_term("שמח", Some(10)),
             starts_term("שמח", None),
             starts_term("שמח", Some(7)),
@@ -208,6 +208,9 @@ mod tests {
         assert_eq!(starts_term("שמח", Some(10)).len(), "שמח".len() + 1);
         // Every other beginning's terms lie outside the range, before or after it.
         assert_eq!(terms[0], starts_term("שמ", Some(12)));
-        assert_eq!(&terms[5..], [starts_term("שמח ר", Some(3)), starts_term("שמחה", Some(4))]);
+        assert_eq!(
+            &terms[5..],
+            [starts_term("שמח ר", Some(3)), starts_term("שמחה", Some(4))]
+        );
     }
 }

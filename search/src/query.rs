@@ -109,12 +109,8 @@ impl SearchIndex {
         // Titles that start with the query: the closest (shortest) first.
         if out.len() < query.limit {
             // Items already answered may be among them: enough to fill the page without them.
-            let prefix = self.prefix_shortest_first(
-                &searcher,
-                &normal,
-                &filter,
-                query.limit + seen.len(),
-            )?;
+            let prefix =
+                self.prefix_shortest_first(&searcher, &normal, &filter, query.limit + seen.len())?;
             self.push(
                 &searcher,
                 &mut out,
