@@ -5,8 +5,8 @@
 //! have named their seq, so on open the index resumes from exactly the last batch it holds.
 
 use std::path::Path;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use catalog_log_core::{Commit, Log, Seq};
 use tantivy::directory::MmapDirectory;
@@ -17,6 +17,7 @@ use crate::document::document;
 use crate::error::{Error, Result};
 use crate::fields::Fields;
 use crate::moment;
+use crate::query::RankColumns;
 
 /// Memory the one indexing thread may buffer before writing a segment (tantivy's minimum is 15 MB).
 const WRITER_MEMORY: usize = 32 * 1024 * 1024;
@@ -63,6 +64,8 @@ pub struct SearchIndex {
     pub(crate) reader: IndexReader,
     pub(crate) fields: Fields,
     applied: Arc<AtomicU64>,
+    /// The name ranks' columns of the newest searcher generation seen (`query::RankColumns`).
+    pub(crate) rank_columns: Arc<Mutex<Option<Arc<RankColumns>>>>,
 }
 
 impl SearchIndex {
@@ -111,6 +114,7 @@ impl SearchIndex {
             reader,
             fields: Fields::of(&index.schema())?,
             applied: Arc::new(AtomicU64::new(applied.0)),
+            rank_columns: Arc::default(),
         })
     }
 
