@@ -20,7 +20,6 @@ use tantivy::{DocAddress, Searcher, TantivyDocument, Term};
 use crate::analyzer::{self, normal_title, terms_by_position};
 use crate::document::{STARTS_UP_TO, starts_terms_of};
 use crate::error::{Error, Result};
-use crate::fields::Fields;
 use crate::index::SearchIndex;
 
 /// How well an item matched; the order of the variants is the order of the results.
@@ -128,10 +127,10 @@ impl SearchIndex {
             let words = self.words_query(query.q, self.fields.words, self.fields.words_exact);
             let top = TopDocs::with_limit(query.limit + seen.len()).order_by_score();
             let found = searcher.search(&filtered_box(words, &filter), &top)?;
-            let mut numbers = Numbers::new(&searcher, f);
+            let columns = self.rank_columns(&searcher)?;
             let mut best = Vec::with_capacity(found.len());
             for (score, address) in found {
-                let number = numbers.get(address)?;
+                let number = columns.number(address)?;
                 best.push(Candidate {
                     address,
                     number,
@@ -453,6 +452,17 @@ struct SegmentColumns {
     number: Option<Column<u64>>,
 }
 
+impl RankColumns {
+    /// The id's number of the item document at `address`.
+    fn number(&self, address: DocAddress) -> Result<u64> {
+        self.segments
+            .get(address.segment_ord as usize)
+            .and_then(|segment| segment.number.as_ref())
+            .and_then(|column| column.first(address.doc_id))
+            .ok_or_else(|| without_number(address))
+    }
+}
+
 /// A matched document before its stored fields are read: what its rank's order needs.
 struct Candidate {
     address: DocAddress,
@@ -460,41 +470,6 @@ struct Candidate {
     number: u64,
     /// BM25 score, for the words rank.
     score: Option<f32>,
-}
-
-/// The `number` column of each segment, opened when a hit of the words rank first needs it.
-struct Numbers<'a> {
-    searcher: &'a Searcher,
-    field: Field,
-    open: Vec<Option<Column<u64>>>,
-}
-
-impl<'a> Numbers<'a> {
-    fn new(searcher: &'a Searcher, fields: Fields) -> Numbers<'a> {
-        Numbers {
-            searcher,
-            field: fields.number,
-            open: vec![None; searcher.segment_readers().len()],
-        }
-    }
-
-    /// The id's number of the item document at `address`.
-    fn get(&mut self, address: DocAddress) -> Result<u64> {
-        let slot = &mut self.open[address.segment_ord as usize];
-        if slot.is_none() {
-            let name = self.searcher.schema().get_field_name(self.field);
-            *slot = Some(
-                self.searcher
-                    .segment_reader(address.segment_ord)
-                    .fast_fields()
-                    .u64(name)?,
-            );
-        }
-        let column = slot.as_ref().expect("opened above");
-        column
-            .first(address.doc_id)
-            .ok_or_else(|| without_number(address))
-    }
 }
 
 /// Every item document carries its id's number; one without it is a broken index.
