@@ -22,6 +22,8 @@
 //! - `writer` — the writer thread and its group commit.
 //! - `created` — which changes of the newest large commits created their item (the writer's
 //!   head checks, kept for the projector).
+//! - `heads` — each item's newest revision, one point read for the writer's checks and
+//!   `item_head`, made again from the item index when it lags the log.
 //! - `reads` — commits, revisions, item histories and the item as of a commit.
 //! - `link` — checking that each stored record links to the one before (every scan, and the
 //!   tail on open).
@@ -37,6 +39,7 @@ mod commit;
 mod created;
 mod error;
 pub mod follower;
+mod heads;
 mod link;
 mod log;
 mod reads;
@@ -50,4 +53,6 @@ pub use commit::{Change, Commit, Expect, GENESIS_HASH, NewChange, NewCommit, Rev
 pub use error::{Error, StorageError, out_of_space};
 pub use log::Log;
 pub use seq::{Rev, Seq};
-pub use store::{CF_COMMITS, CF_ITEM_REVS, CF_META, CF_REVISIONS, LOG_CFS, Store, StoreMemory};
+pub use store::{
+    CF_COMMITS, CF_ITEM_HEADS, CF_ITEM_REVS, CF_META, CF_REVISIONS, LOG_CFS, Store, StoreMemory,
+};

@@ -12,6 +12,7 @@ use crate::clock::Clock;
 use crate::commit::{Commit, GENESIS_HASH, NewCommit};
 use crate::created::Created;
 use crate::error::Error;
+use crate::heads;
 use crate::link::Linked;
 use crate::record;
 use crate::seq::{Rev, Seq};
@@ -77,7 +78,11 @@ impl Log {
                 "the log of this store already has a writer; share it by cloning the Log".into(),
             ));
         }
-        let (tip, clock) = match recover(store) {
+        let recovered = recover(store).and_then(|(tip, clock)| {
+            heads::ensure(store, tip.seq)?;
+            Ok((tip, clock))
+        });
+        let (tip, clock) = match recovered {
             Ok(found) => found,
             Err(err) => {
                 store.release_writer();

@@ -8,6 +8,7 @@ use rocksdb::{DBRawIterator, Direction, IteratorMode};
 
 use crate::commit::{Commit, Revision};
 use crate::error::Error;
+use crate::heads::Heads;
 use crate::link::Linked;
 use crate::log::Log;
 use crate::record;
@@ -157,30 +158,12 @@ impl Log {
         }
     }
 
-    /// The item's latest version.
+    /// The item's latest version: a point read of its head, then the revision.
     pub fn item_head(&self, id: Id) -> Result<Option<Revision>, Error> {
-        self.item_at(id, Seq(u64::MAX))
-    }
-}
-
-/// Items' latest revision numbers, read through one iterator, which sees the store as it was
-/// when it was made. The log writer checks every changed item of a group against what was
-/// durable when the group began; an iterator made and dropped for each check cost about as
-/// much as the seek itself.
-pub(crate) struct Heads<'a> {
-    iter: DBRawIterator<'a>,
-}
-
-impl<'a> Heads<'a> {
-    pub(crate) fn new(store: &'a Store) -> Heads<'a> {
-        Heads {
-            iter: store.db().raw_iterator_cf(store.log_cf(CF_ITEM_REVS)),
+        match Heads::new(self.store()).head(id)? {
+            Some(rev) => expect_revision(self.store(), id, rev).map(Some),
+            None => Ok(None),
         }
-    }
-
-    /// The item's latest revision number, without reading the revision itself.
-    pub(crate) fn head(&mut self, id: Id) -> Result<Option<Rev>, Error> {
-        seek_rev(&mut self.iter, id, Seq(u64::MAX))
     }
 }
 

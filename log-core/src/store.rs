@@ -19,11 +19,20 @@ pub const CF_COMMITS: &str = "log_commits";
 pub const CF_REVISIONS: &str = "log_revisions";
 /// `id (5 bytes) ‖ seq (8 bytes BE)` → rev: every version of every item, in order.
 pub const CF_ITEM_REVS: &str = "log_item_revs";
-/// Facts about the log itself (its format).
+/// `id (5 bytes)` → rev: each item's newest version, kept beside `log_item_revs` in the same
+/// batches, so the writer's head check is one point read (see [`crate::heads`]).
+pub const CF_ITEM_HEADS: &str = "log_item_heads";
+/// Facts about the log itself (its format, how far the heads reach).
 pub const CF_META: &str = "log_meta";
 
 /// The column families log-core owns; nobody else writes them.
-pub const LOG_CFS: [&str; 4] = [CF_COMMITS, CF_REVISIONS, CF_ITEM_REVS, CF_META];
+pub const LOG_CFS: [&str; 5] = [
+    CF_COMMITS,
+    CF_REVISIONS,
+    CF_ITEM_REVS,
+    CF_ITEM_HEADS,
+    CF_META,
+];
 
 /// The open database. Cheap to clone; the database closes when the last clone (and every
 /// [`crate::Log`] made from it) is dropped.
@@ -58,7 +67,8 @@ const BLOCK_CACHE_BYTES: usize = 128 << 20;
 const METADATA_BLOCK_BYTES: usize = 4096;
 /// All memtables together; past it RocksDB flushes the largest.
 const MEMTABLES_BYTES: usize = 128 << 20;
-/// The share of a memtable's budget given to its prefix filter (`log_item_revs` only).
+/// The share of a memtable's budget given to its bloom filter (`log_item_revs`' prefixes,
+/// `log_item_heads`' whole keys).
 const MEMTABLE_PREFIX_BLOOM_RATIO: f64 = 0.1;
 /// The write-ahead log files kept, together.
 const MAX_WAL_BYTES: u64 = 256 << 20;
@@ -129,13 +139,19 @@ impl Store {
             cf_opts.set_compression_type(DBCompressionType::None);
             cf_opts.set_block_based_table_factory(&table);
             if name == CF_ITEM_REVS {
-                // Every change the writer stages looks up its item's head with one backwards
-                // seek here, and every read of this family stays within one item's keys. With
-                // the id as the prefix, that seek skips each memtable and SST file whose prefix
-                // filter lacks the id instead of seeking in every level (a seek per level was
-                // 40% of the writer thread's time at 64 writers). Files written before this
-                // option carry no prefix filter and are seeked as before.
+                // Every read of this family stays within one item's keys (an item as of a
+                // commit, its history). With the id as the prefix, a seek skips each memtable
+                // and SST file whose prefix filter lacks the id instead of seeking in every
+                // level. Files written before this option carry no prefix filter and are
+                // seeked as before.
                 cf_opts.set_prefix_extractor(SliceTransform::create_fixed_prefix(Id::BYTES));
+                cf_opts.set_memtable_prefix_bloom_ratio(MEMTABLE_PREFIX_BLOOM_RATIO);
+            }
+            if name == CF_ITEM_HEADS {
+                // The writer reads a head for every change, and most changed items were last
+                // written long ago: a bloom filter over the memtable's keys answers those
+                // without a walk down its skip list (that walk was most of the head check).
+                cf_opts.set_memtable_whole_key_filtering(true);
                 cf_opts.set_memtable_prefix_bloom_ratio(MEMTABLE_PREFIX_BLOOM_RATIO);
             }
             ColumnFamilyDescriptor::new(name, cf_opts)

@@ -19,8 +19,8 @@ use crate::clock::Clock;
 use crate::commit::{Change, Commit, NewCommit};
 use crate::created;
 use crate::error::Error;
+use crate::heads::{self, Heads};
 use crate::log::Shared;
-use crate::reads::Heads;
 use crate::record;
 use crate::seq::{Rev, Seq};
 use crate::store::{CF_COMMITS, CF_ITEM_REVS, CF_REVISIONS, Store};
@@ -96,14 +96,13 @@ impl Appender {
         let store = self.store.clone();
         while let Ok(first) = self.requests.recv() {
             let mut group = Group::new(self.tip);
-            // Made after the previous group was written, so it sees every durable head; the
-            // group's own changes are in `group.heads`.
-            let mut heads = Heads::new(&store);
+            // Sees every durable head; the group's own changes are in `group.heads`.
+            let heads = Heads::new(&store);
             let mut request = first;
             loop {
                 match request {
                     Request::Append { commit, reply } => {
-                        match self.stage(&mut group, &mut heads, commit) {
+                        match self.stage(&mut group, &heads, commit) {
                             Ok(commit) => group.accepted.push((reply, commit)),
                             // A rejected request is answered at once; it is not part of the batch.
                             Err(err) => {
@@ -116,7 +115,6 @@ impl Appender {
                         self.flush(group);
                         let _ = reply.send(self.import(commits));
                         group = Group::new(self.tip);
-                        heads = Heads::new(&store);
                     }
                 }
                 if group.full() {
@@ -136,7 +134,7 @@ impl Appender {
     fn stage(
         &mut self,
         group: &mut Group,
-        heads: &mut Heads<'_>,
+        heads: &Heads<'_>,
         new: NewCommit,
     ) -> Result<Commit, Error> {
         let remember = new.changes.len() >= created::MIN_CHANGES;
@@ -214,6 +212,7 @@ impl Appender {
                 record::item_key(revision.id, seq),
                 record::encode_item_rev(revision.rev),
             );
+            heads::stage(&mut group.batch, &self.store, revision.id, revision.rev);
             group.heads.insert(revision.id, revision.rev);
         }
 
@@ -262,10 +261,11 @@ impl Appender {
     /// seqs are handed out again, to other commits.
     fn write(
         &mut self,
-        batch: WriteBatch,
+        mut batch: WriteBatch,
         tip: Tip,
         created: Vec<(Seq, Arc<[bool]>)>,
     ) -> Result<(), rocksdb::Error> {
+        heads::mark(&mut batch, &self.store, tip.seq);
         let mut options = WriteOptions::default();
         options.set_sync(true);
         self.store.db().write_opt(batch, &options)?;
