@@ -5,8 +5,8 @@
 //! Cantillation and niqqud are dropped (a pointed and an unpointed text must match), final letters
 //! become their ordinary forms (ם and מ are one letter in two shapes), geresh and gershayim are
 //! dropped (רמב״ם, רמב"ם and רמבם are one acronym), Yiddish ligatures are spelt out (ײ → יי), and
-//! pointed presentation forms become their letters. Latin text is lowercased and its accents folded
-//! by tantivy's own filters, which run before this one.
+//! pointed presentation forms become their letters. Latin text is lowercased (`LowerCaser`) and its
+//! accents folded (tantivy's ASCII folding) by the filters that run before this one.
 
 pub use catalog_schemas::fold::fold_word;
 use tantivy::tokenizer::{Token, TokenFilter, TokenStream, Tokenizer};

@@ -13,6 +13,7 @@
 //! title-prefix ranks.
 
 mod fold;
+mod lower;
 mod prefixes;
 mod tokenizer;
 
@@ -20,11 +21,10 @@ mod tokenizer;
 mod tests;
 
 use tantivy::Index;
-use tantivy::tokenizer::{
-    AsciiFoldingFilter, Language, LowerCaser, Stemmer, TextAnalyzer, TokenStream as _,
-};
+use tantivy::tokenizer::{AsciiFoldingFilter, Language, Stemmer, TextAnalyzer, TokenStream as _};
 
 pub use fold::{FoldFilter, fold_word};
+pub use lower::LowerCaser;
 pub use prefixes::{PrefixFilter, stripped_forms};
 pub use tokenizer::WordTokenizer;
 
