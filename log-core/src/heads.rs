@@ -51,13 +51,9 @@ impl<'a> Heads<'a> {
     }
 }
 
-/// Adds a change's head to the batch that stores the change.
-pub(crate) fn stage(batch: &mut WriteBatch, store: &Store, id: Id, rev: Rev) {
-    batch.put_cf(
-        store.log_cf(CF_ITEM_HEADS),
-        id.to_bytes(),
-        record::encode_item_rev(rev),
-    );
+/// Adds a change's head to the batch that stores the change; `heads` is `log_item_heads`.
+pub(crate) fn stage(batch: &mut WriteBatch, heads: &ColumnFamily, id: Id, rev: Rev) {
+    batch.put_cf(heads, id.to_bytes(), record::encode_item_rev(rev));
 }
 
 /// Records in the batch that the heads reach `seq` once it is written.
@@ -131,7 +127,7 @@ fn rebuild(store: &Store, head: Seq) -> Result<u64, Error> {
         if let Some((id, rev)) = pending
             && entry.is_none_or(|(next, _)| next != id)
         {
-            stage(&mut batch, store, id, rev);
+            stage(&mut batch, heads, id, rev);
             items += 1;
             if batch.len() >= REBUILD_BATCH {
                 db.write(std::mem::take(&mut batch))?;
@@ -240,7 +236,7 @@ mod tests {
 
     fn stage_alone(store: &Store, id: Id, rev: Rev) {
         let mut batch = WriteBatch::default();
-        stage(&mut batch, store, id, rev);
+        stage(&mut batch, store.log_cf(CF_ITEM_HEADS), id, rev);
         store.db().write(batch).unwrap();
     }
 

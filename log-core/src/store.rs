@@ -148,9 +148,10 @@ impl Store {
                 cf_opts.set_memtable_prefix_bloom_ratio(MEMTABLE_PREFIX_BLOOM_RATIO);
             }
             if name == CF_ITEM_HEADS {
-                // The writer reads a head for every change, and most changed items were last
-                // written long ago: a bloom filter over the memtable's keys answers those
-                // without a walk down its skip list (that walk was most of the head check).
+                // The writer reads a head for every change. For an item not written since the
+                // last flush (a new one, or one last changed a while ago) a bloom filter over the
+                // memtable's keys answers without a walk down its skip list; an item changed
+                // since still takes the walk.
                 cf_opts.set_memtable_whole_key_filtering(true);
                 cf_opts.set_memtable_prefix_bloom_ratio(MEMTABLE_PREFIX_BLOOM_RATIO);
             }

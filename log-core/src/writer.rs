@@ -23,7 +23,7 @@ use crate::heads::{self, Heads};
 use crate::log::Shared;
 use crate::record;
 use crate::seq::{Rev, Seq};
-use crate::store::{CF_COMMITS, CF_ITEM_REVS, CF_REVISIONS, Store};
+use crate::store::{CF_COMMITS, CF_ITEM_HEADS, CF_ITEM_REVS, CF_REVISIONS, Store};
 
 /// Most commits acknowledged by one fsync; bounds the latency a big group adds to its first member.
 const GROUP_MAX_COMMITS: usize = 1024;
@@ -92,12 +92,12 @@ impl Group {
 impl Appender {
     /// Runs until every sender is gone (the last `Log` clone was dropped).
     pub fn run(mut self) {
-        // A handle of its own, so the group's head reader borrows it rather than `self`.
+        // A handle of its own, so the head reader borrows it rather than `self`.
         let store = self.store.clone();
+        // Reads every durable head; a group's own changes are in `group.heads`.
+        let heads = Heads::new(&store);
         while let Ok(first) = self.requests.recv() {
             let mut group = Group::new(self.tip);
-            // Sees every durable head; the group's own changes are in `group.heads`.
-            let heads = Heads::new(&store);
             let mut request = first;
             loop {
                 match request {
@@ -199,6 +199,7 @@ impl Appender {
         let commits = self.store.log_cf(CF_COMMITS);
         let revisions = self.store.log_cf(CF_REVISIONS);
         let item_revs = self.store.log_cf(CF_ITEM_REVS);
+        let item_heads = self.store.log_cf(CF_ITEM_HEADS);
         group.bytes += json.len();
         group
             .batch
@@ -212,7 +213,7 @@ impl Appender {
                 record::item_key(revision.id, seq),
                 record::encode_item_rev(revision.rev),
             );
-            heads::stage(&mut group.batch, &self.store, revision.id, revision.rev);
+            heads::stage(&mut group.batch, item_heads, revision.id, revision.rev);
             group.heads.insert(revision.id, revision.rev);
         }
 
