@@ -11,7 +11,10 @@
 //! this family existed, or appended to by a build that did not keep it) has them made again
 //! from the item index when the log opens, before the writer starts.
 
+use std::collections::HashMap;
 use std::time::Instant;
+
+use foldhash::fast::RandomState;
 
 use catalog_schemas::Id;
 use rocksdb::{ColumnFamily, ReadOptions, WriteBatch, WriteOptions};
@@ -28,25 +31,55 @@ const META_HEADS_AT: &[u8] = b"heads_at";
 const REBUILD_BATCH: usize = 65_536;
 
 /// Reads items' heads. Only the log writer writes the family, so a read sees every durable
-/// head; the heads a group of the writer is about to write are its own to remember.
+/// head; the heads a group of the writer is about to write are its own to remember, and the
+/// heads it has written lately are kept here too ([`Heads::remember`]): the same items are
+/// changed again and again (a steward's session, a bot's corrections), and at 64 writers the
+/// family's point read was a tenth of the writer thread.
 pub(crate) struct Heads<'a> {
     store: &'a Store,
     cf: &'a ColumnFamily,
+    /// The newest heads written, in two generations: once `recent` holds [`RECENT_HEADS`] ids
+    /// it becomes `older` and the one before is dropped, so an item changed in either stays
+    /// known and the memory stays bounded. Every entry is what the family holds (this thread
+    /// is its only writer), so an entry found here needs no read.
+    recent: HashMap<Id, Rev, RandomState>,
+    older: HashMap<Id, Rev, RandomState>,
 }
+
+/// Ids in one generation of the writer's recent heads (16 bytes an entry and the table's own:
+/// ~5 MiB for both generations when full).
+const RECENT_HEADS: usize = 1 << 17;
 
 impl<'a> Heads<'a> {
     pub(crate) fn new(store: &'a Store) -> Heads<'a> {
         Heads {
             store,
             cf: store.log_cf(CF_ITEM_HEADS),
+            recent: HashMap::default(),
+            older: HashMap::default(),
         }
     }
 
     /// The item's newest revision number, without reading the revision itself.
     pub(crate) fn head(&self, id: Id) -> Result<Option<Rev>, Error> {
+        if let Some(rev) = self.recent.get(&id).or_else(|| self.older.get(&id)) {
+            return Ok(Some(*rev));
+        }
         match self.store.db().get_pinned_cf(self.cf, id.to_bytes())? {
             Some(value) => record::decode_item_rev(id, &value).map(Some),
             None => Ok(None),
+        }
+    }
+
+    /// Keeps heads the writer has just made durable (never before: a failed write's heads
+    /// are not the family's).
+    pub(crate) fn remember(&mut self, written: impl IntoIterator<Item = (Id, Rev)>) {
+        for (id, rev) in written {
+            if self.recent.len() >= RECENT_HEADS {
+                self.older = std::mem::take(&mut self.recent);
+                self.recent.reserve(RECENT_HEADS);
+            }
+            self.recent.insert(id, rev);
         }
     }
 }
@@ -252,5 +285,36 @@ mod tests {
         stage_alone(&store, id(7), Rev(1));
         let _log = Log::open(&store).unwrap();
         assert_eq!(Heads::new(&store).head(id(7)).unwrap(), Some(Rev(1)));
+    }
+
+    #[test]
+    fn remembered_heads_answer_first_and_stay_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), &[]).unwrap();
+        stage_alone(&store, id(1), Rev(3));
+        let mut heads = Heads::new(&store);
+        assert_eq!(heads.head(id(1)).unwrap(), Some(Rev(3)));
+
+        // What the writer remembers is answered without the family (which here lags it, as it
+        // never does in the writer: the test tells the two apart).
+        heads.remember([(id(1), Rev(9)), (id(2), Rev(10))]);
+        assert_eq!(heads.head(id(1)).unwrap(), Some(Rev(9)));
+        assert_eq!(heads.head(id(2)).unwrap(), Some(Rev(10)));
+        assert_eq!(heads.head(id(3)).unwrap(), None);
+
+        // A full generation becomes the older one: still known, the newer entry first.
+        let fill = |from: u64| (from..from + RECENT_HEADS as u64).map(|n| (id(n), Rev(n)));
+        heads.remember(fill(1_000));
+        heads.remember([(id(1), Rev(11))]);
+        assert_eq!(heads.head(id(2)).unwrap(), Some(Rev(10)));
+        assert_eq!(heads.head(id(1)).unwrap(), Some(Rev(11)));
+        assert!(heads.recent.len() <= RECENT_HEADS && heads.older.len() <= RECENT_HEADS);
+
+        // Two generations on, what was not changed again is read from the family.
+        heads.remember(fill(1_000_000));
+        heads.remember(fill(2_000_000));
+        assert_eq!(heads.head(id(2)).unwrap(), None);
+        assert_eq!(heads.head(id(1)).unwrap(), Some(Rev(3)));
+        assert!(heads.recent.len() <= RECENT_HEADS && heads.older.len() <= RECENT_HEADS);
     }
 }

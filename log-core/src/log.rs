@@ -130,6 +130,7 @@ impl Log {
     /// written and synced to disk. `Error::Invalid` and `Error::Stale` leave the log unchanged.
     pub fn append(&self, commit: NewCommit) -> Result<Commit, Error> {
         commit.validate()?;
+        crate::writer::seals_readably(&commit)?;
         let (reply, answer) = channel::bounded(1);
         let requests = self.inner.requests.as_ref().ok_or(Error::Closed)?;
         requests
