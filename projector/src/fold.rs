@@ -13,6 +13,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use std::sync::mpsc::Receiver;
 
 use catalog_log_core::{Change, Commit, Log, Seq, Store};
 use catalog_schemas::types::TypeRegistry;
@@ -255,6 +256,9 @@ pub struct Folder {
     /// Whether its writes go through RocksDB's write-ahead log: always, except in a full rebuild
     /// (`crate::rebuild`), which marks itself in progress and flushes at its end instead.
     wal: bool,
+    /// A commit folded on its own (not through an overlay) with at least this many changes has
+    /// its projections folded on several threads ([`FOLD_APART_FROM`]; tests lower it).
+    apart_from: usize,
 }
 
 impl Folder {
@@ -292,6 +296,7 @@ impl Folder {
             types: Arc::default(),
             types_at: None,
             wal: true,
+            apart_from: FOLD_APART_FROM,
         })
     }
 
@@ -406,22 +411,63 @@ impl Folder {
                 },
             }));
         }
-        let mut ctx = FoldCtx {
-            db: self.store.db(),
-            layers,
-            ops: Vec::new(),
-            commit,
-            priors: &priors,
-            counters: BTreeMap::new(),
-            types: &registry,
-            owner: &[],
+        // A bot's import is one commit of thousands of changes, and every merge after it waits
+        // for its fold (read-your-writes): its projections go in groups on threads of their own,
+        // as a rebuild's do. Each reads and writes only its own families, so the groups' ops
+        // together are the one thread's. (Through an overlay, in a long catch-up or a rebuild,
+        // the catch-up itself is the unit of work, and its groups have threads already.)
+        let parts: Vec<Vec<usize>> =
+            if layers.is_empty() && commit.changes.len() >= self.apart_from && due.len() > 1 {
+                let threads =
+                    std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 4));
+                crate::rebuild::split(&self.projections, &due, threads)
+            } else {
+                vec![due.clone()]
+            };
+        let projections = &self.projections;
+        let db = self.store.db();
+        let run = |part: &[usize]| -> Result<Vec<Op>> {
+            let mut ctx = FoldCtx {
+                db,
+                layers,
+                ops: Vec::new(),
+                commit,
+                priors: &priors,
+                counters: BTreeMap::new(),
+                types: &registry,
+                owner: &[],
+            };
+            for &i in part {
+                ctx.owner = projections[i].column_families();
+                projections[i].apply(&mut ctx)?;
+            }
+            ctx.flush_counters()?;
+            Ok(ctx.ops)
         };
-        for &i in &due {
-            ctx.owner = self.projections[i].column_families();
-            self.projections[i].apply(&mut ctx)?;
-        }
-        ctx.flush_counters()?;
-        Ok(Some(Folded { ops: ctx.ops, due }))
+        let ops = match parts.split_first() {
+            Some((first, rest)) if !rest.is_empty() => std::thread::scope(|scope| {
+                let others: Vec<_> = rest
+                    .iter()
+                    .map(|part| {
+                        std::thread::Builder::new()
+                            .name("fold-part".into())
+                            .spawn_scoped(scope, || run(part))
+                    })
+                    .collect();
+                let mut ops = run(first)?;
+                for other in others {
+                    let other = other
+                        .map_err(|e| Error::Corrupt(format!("cannot start a fold thread: {e}")))?;
+                    match other.join() {
+                        Ok(part) => ops.extend(part?),
+                        Err(_) => return Err(Error::Corrupt("a fold thread panicked".into())),
+                    }
+                }
+                Ok(ops)
+            })?,
+            _ => run(&due)?,
+        };
+        Ok(Some(Folded { ops, due }))
     }
 
     fn write_checkpoints(&self, batch: &mut WriteBatch, due: &[usize], seq: Seq) -> Result<()> {
@@ -441,7 +487,7 @@ impl Folder {
     /// Returns the seq reached.
     pub fn catch_up(&mut self, until: Seq, mut each: impl FnMut(Seq)) -> Result<Seq> {
         if until.0.saturating_sub(self.applied().0) >= BULK_FROM_COMMITS
-            && let Err(e) = self.catch_up_bulk(until, &mut each)
+            && let Err(e) = self.catch_up_bulk(until, &mut each, Source::Log)
         {
             // The checkpoints in memory may have run ahead of an overlay that was never
             // written: take them from the database again.
@@ -461,31 +507,30 @@ impl Folder {
         Ok(self.applied())
     }
 
-    /// The next commits after `from`, none past `until`, at most 512 of them or about 20,000
-    /// changes (a bulk import's commits hold thousands each, decoded into memory here); an error
-    /// when the log has none although `until` is ahead.
     fn commits_after(&self, from: Seq, until: Seq) -> Result<Vec<Commit>> {
-        const COMMITS: usize = 512;
-        const CHANGES: usize = 20_000;
-        let mut commits = Vec::new();
-        let mut changes = 0;
-        for commit in self.log.iter_from(from) {
-            let commit = commit?;
-            if commit.seq > until {
-                break;
-            }
-            changes += commit.changes.len();
-            commits.push(commit);
-            if commits.len() == COMMITS || changes >= CHANGES {
-                break;
-            }
+        commits_after(&self.log, from, until)
+    }
+
+    /// Folds through overlays up to `until` from the log's start (an emptied store), taking the
+    /// commits in order from `chunks` (one decoding of the log shared by a rebuild's groups)
+    /// instead of decoding them itself. Returns the seq reached.
+    pub(crate) fn catch_up_shared(
+        &mut self,
+        until: Seq,
+        chunks: &Receiver<Arc<Vec<Commit>>>,
+        mut each: impl FnMut(Seq),
+    ) -> Result<Seq> {
+        if self.applied() < until {
+            self.catch_up_bulk(until, &mut each, Source::Shared(chunks))?;
         }
-        if commits.is_empty() {
-            return Err(Error::Corrupt(format!(
-                "the log has no commit after seq {from} below head {until}"
-            )));
-        }
-        Ok(commits)
+        Ok(self.applied())
+    }
+
+    /// Folds every commit of at least `changes` changes applied on its own with its projections
+    /// on several threads.
+    #[cfg(test)]
+    pub(crate) fn fold_apart_from(&mut self, changes: usize) {
+        self.apart_from = changes;
     }
 
     pub(crate) fn set_overlay_bytes(&mut self, bytes: usize) {
@@ -497,7 +542,12 @@ impl Folder {
     /// with folding the next; reads look in the filling overlay, then the one being written, then
     /// the database. Each batch carries the checkpoints of the last commit it holds, and the
     /// batches are written in order.
-    fn catch_up_bulk(&mut self, until: Seq, each: &mut impl FnMut(Seq)) -> Result<()> {
+    fn catch_up_bulk(
+        &mut self,
+        until: Seq,
+        each: &mut impl FnMut(Seq),
+        source: Source<'_>,
+    ) -> Result<()> {
         let mut current = WriteOverlay::default();
         let mut writing: Option<Writing> = None;
         let mut due = vec![false; self.projections.len()];
@@ -507,10 +557,22 @@ impl Folder {
         // of every other one (a seek in the log's item index each) was a quarter of a rebuild.
         let mut seen: Option<Seen> = (from == Seq(0)).then(Seen::default);
         while from < until {
-            for commit in self.commits_after(from, until)? {
+            let commits = match source {
+                Source::Log => Arc::new(self.commits_after(from, until)?),
+                Source::Shared(chunks) => chunks.recv().map_err(|_| Error::Stopped {
+                    applied: self.applied(),
+                })?,
+            };
+            for commit in commits.iter() {
+                if commit.seq <= from {
+                    continue;
+                }
+                if commit.seq > until {
+                    break;
+                }
                 from = commit.seq;
                 let layers = [Some(&current), writing.as_ref().map(|w| &*w.overlay)];
-                let folded = self.fold(&commit, &layers, seen.as_ref())?;
+                let folded = self.fold(commit, &layers, seen.as_ref())?;
                 if let Some(seen) = seen.as_mut() {
                     seen.extend(commit.changes.iter().map(|c| c.id));
                 }
@@ -524,41 +586,36 @@ impl Folder {
                 current.absorb(folded.ops);
                 last = Some(commit.seq);
                 if current.bytes >= self.overlay_bytes {
-                    let next = current.empty_like();
+                    // The write before this one gives back the overlay written before it,
+                    // emptied with its tables' room kept: filling fresh tables of tens of MiB
+                    // each time cost the fold thread its page faults.
+                    let (written, emptied) = finish(writing.take(), each)?;
+                    let next = emptied.unwrap_or_else(|| current.empty_like());
                     let full = std::mem::replace(&mut current, next);
-                    writing = Some(self.write_behind(full, &due, commit.seq, writing, each)?);
+                    writing = Some(self.write_behind(full, &due, commit.seq, written)?);
                     due.fill(false);
                     last = None;
                 }
             }
         }
         if let Some(seq) = last {
-            writing = Some(self.write_behind(current, &due, seq, writing, each)?);
+            let (written, _) = finish(writing.take(), each)?;
+            writing = Some(self.write_behind(current, &due, seq, written)?);
         }
-        if let Some(w) = writing {
-            each(w.finish()?);
-        }
+        finish(writing, each)?;
         Ok(())
     }
 
-    /// Starts writing `overlay` (with the checkpoints of `seq` for the `due` projections) once the
-    /// write before it has finished.
+    /// Starts writing `overlay` (with the checkpoints of `seq` for the `due` projections) on a
+    /// thread of its own, which also empties `to_empty` (the overlay written before, no longer
+    /// read) and gives it back when done.
     fn write_behind(
         &self,
         overlay: WriteOverlay,
         due: &[bool],
         seq: Seq,
-        before: Option<Writing>,
-        each: &mut impl FnMut(Seq),
+        to_empty: Option<Arc<WriteOverlay>>,
     ) -> Result<Writing> {
-        let previous = match before {
-            Some(w) => {
-                let overlay = w.overlay.clone();
-                each(w.finish()?);
-                Some(overlay)
-            }
-            None => None,
-        };
         let checkpoints: Vec<Vec<u8>> = (0..due.len())
             .filter(|&i| due[i])
             .map(|i| checkpoint_key(self.projections[i].name()))
@@ -570,16 +627,23 @@ impl Folder {
         let thread = std::thread::Builder::new()
             .name("fold-writer".into())
             .spawn(move || {
-                // Freeing the overlay written before takes a while too; do it here.
-                drop(previous);
+                // Freeing the overlay written before takes a while too; do it here. Every reader
+                // of it is gone (the fold reads the filling overlay and the one written now).
+                let emptied = to_empty
+                    .and_then(|overlay| Arc::try_unwrap(overlay).ok())
+                    .map(|mut overlay| {
+                        overlay.clear();
+                        overlay
+                    });
                 let mut batch = WriteBatch::default();
                 to_write.write_to(&db, &mut batch)?;
+                drop(to_write);
                 let meta = cf(&db, META_CF)?;
                 for key in checkpoints {
                     batch.put_cf(meta, key, seq.0.to_be_bytes());
                 }
                 db.write_opt(batch, &Folder::write_options(wal))?;
-                Ok(())
+                Ok(emptied)
             })
             .map_err(|e| Error::Corrupt(format!("cannot start the fold writer thread: {e}")))?;
         Ok(Writing {
@@ -595,21 +659,74 @@ struct Writing {
     overlay: Arc<WriteOverlay>,
     /// The last commit it holds.
     seq: Seq,
-    thread: std::thread::JoinHandle<Result<()>>,
+    /// Gives back the overlay written before this one, emptied.
+    thread: std::thread::JoinHandle<Result<Option<WriteOverlay>>>,
 }
 
-impl Writing {
-    /// Waits for the write; the seq it brought the read models to.
-    fn finish(self) -> Result<Seq> {
-        match self.thread.join() {
-            Ok(result) => result.map(|()| self.seq),
-            Err(_) => Err(Error::Corrupt("the fold writer thread panicked".into())),
+/// Waits for `writing` (when there is one) and tells `each` the seq it brought the read models
+/// to. Returns the overlay it wrote, which nothing reads any more, and the one before it,
+/// emptied for reuse.
+fn finish(
+    writing: Option<Writing>,
+    each: &mut impl FnMut(Seq),
+) -> Result<(Option<Arc<WriteOverlay>>, Option<WriteOverlay>)> {
+    let Some(w) = writing else {
+        return Ok((None, None));
+    };
+    match w.thread.join() {
+        Ok(result) => {
+            let emptied = result?;
+            each(w.seq);
+            Ok((Some(w.overlay), emptied))
+        }
+        Err(_) => Err(Error::Corrupt("the fold writer thread panicked".into())),
+    }
+}
+
+/// Where a bulk catch-up takes its commits.
+#[derive(Clone, Copy)]
+enum Source<'r> {
+    /// Decoded from the log by the folder itself.
+    Log,
+    /// Decoded once for every group of a rebuild, in order from the log's start
+    /// ([`Folder::catch_up_shared`]).
+    Shared(&'r Receiver<Arc<Vec<Commit>>>),
+}
+
+/// The next commits after `from`, none past `until`, at most 512 of them or about 20,000
+/// changes (a bulk import's commits hold thousands each, decoded into memory here); an error
+/// when the log has none although `until` is ahead.
+pub(crate) fn commits_after(log: &Log, from: Seq, until: Seq) -> Result<Vec<Commit>> {
+    const COMMITS: usize = 512;
+    const CHANGES: usize = 20_000;
+    let mut commits = Vec::new();
+    let mut changes = 0;
+    for commit in log.iter_from(from) {
+        let commit = commit?;
+        if commit.seq > until {
+            break;
+        }
+        changes += commit.changes.len();
+        commits.push(commit);
+        if commits.len() == COMMITS || changes >= CHANGES {
+            break;
         }
     }
+    if commits.is_empty() {
+        return Err(Error::Corrupt(format!(
+            "the log has no commit after seq {from} below head {until}"
+        )));
+    }
+    Ok(commits)
 }
 
 /// The items a fold from the log's start has met.
 type Seen = std::collections::HashSet<Id, foldhash::fast::RandomState>;
+
+/// A commit of at least this many changes, folded on its own, has its projections folded on
+/// several threads: ~25-45 ms of one thread's folding, against tens of microseconds to start
+/// the threads.
+const FOLD_APART_FROM: usize = 1_000;
 
 /// A catch-up at least this many commits long folds through an [`WriteOverlay`].
 const BULK_FROM_COMMITS: u64 = 64;

@@ -37,8 +37,8 @@ type Family = HashMap<Vec<u8>, Option<Vec<u8>>, RandomState>;
 #[derive(Default)]
 pub(crate) struct WriteOverlay {
     /// SipHash, std's default, cost as much as the rest of the overlay together; the keys are our
-    /// own, so a fast hash is safe here.
-    families: HashMap<&'static str, Family>,
+    /// own, so a fast hash is safe here (for the families' names too: one hash per write).
+    families: HashMap<&'static str, Family, RandomState>,
     /// Roughly the bytes held: keys and values, counted when written (overwrites included).
     pub bytes: usize,
 }
@@ -58,6 +58,14 @@ impl WriteOverlay {
             })
             .collect();
         WriteOverlay { families, bytes: 0 }
+    }
+
+    /// Forgets every write, keeping the tables' room (to be filled again).
+    pub fn clear(&mut self) {
+        for entries in self.families.values_mut() {
+            entries.clear();
+        }
+        self.bytes = 0;
     }
 
     /// `Some(None)` when the overlay deletes the key, `None` when it does not hold it.

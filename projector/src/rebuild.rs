@@ -6,8 +6,8 @@
 //! priors (read from the log) and the kinds of item (folded from the commits), and reads and
 //! writes only its own column families (`FoldCtx` checks this in debug builds). So a group that
 //! folds its projections alone, reading its own writes back, writes what the one thread would
-//! have; each group decodes the log for itself (reading the log is a fortieth of folding it, see
-//! BENCHMARKS.md).
+//! have. The log is decoded once, on a thread of its own, and each decoded run of commits is
+//! handed to every group (decoding had been a tenth of each group's thread).
 //!
 //! Why it may skip the write-ahead log: the rebuild marks itself in progress in `rm_meta`
 //! ([`IN_PROGRESS_KEY`], written through the WAL and fsync'd) before emptying anything, and
@@ -16,9 +16,9 @@
 //! trusted: the next [`crate::Folder::open`] (a server starting, or the next rebuild) finds the
 //! mark, empties every read model and folds the whole log again.
 
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 
-use catalog_log_core::{Log, Seq, Store};
+use catalog_log_core::{Commit, Log, Seq, Store};
 use rocksdb::{FlushOptions, WriteOptions};
 
 use crate::Folder;
@@ -33,6 +33,11 @@ pub(crate) const IN_PROGRESS_KEY: &[u8] = b"rebuild/in-progress";
 /// memtable inserts' gain.
 const MIN_GROUP_OVERLAY_BYTES: usize = 16 << 20;
 
+/// Decoded runs of commits (up to ~20,000 changes each) waiting for a group beyond the one it
+/// folds: enough that a group never waits for the decoder while the other is slower, few
+/// enough that the decoder does not run far ahead of the slowest group in memory.
+const CHUNKS_AHEAD: usize = 2;
+
 /// Empties every read model and folds the log up to `until` again on `threads` threads (at least
 /// one; at most one per projection), calling `each` with the seq every projection has reached as
 /// it advances. Returns the seq reached. No other folder may run on the store.
@@ -41,6 +46,19 @@ pub fn rebuild_all(
     log: &Log,
     until: Seq,
     threads: usize,
+    each: impl FnMut(Seq),
+) -> Result<Seq> {
+    rebuild_all_with(store, log, until, threads, None, each)
+}
+
+/// [`rebuild_all`], each group writing its overlay at `overlay_bytes` when given (tests make
+/// it small, so that overlays are written and reused many times over a short log).
+pub(crate) fn rebuild_all_with(
+    store: &Store,
+    log: &Log,
+    until: Seq,
+    threads: usize,
+    overlay_bytes: Option<usize>,
     mut each: impl FnMut(Seq),
 ) -> Result<Seq> {
     let db = store.db();
@@ -49,13 +67,23 @@ pub fn rebuild_all(
     fold::reset(store, None)?;
 
     let groups = groups(projections::all(), threads);
-    let overlay_bytes = (OVERLAY_BYTES / groups.len()).max(MIN_GROUP_OVERLAY_BYTES);
+    let overlay_bytes = overlay_bytes
+        .unwrap_or_else(|| (OVERLAY_BYTES / groups.len()).max(MIN_GROUP_OVERLAY_BYTES));
     let (reached_tx, reached_rx) = mpsc::channel::<(usize, Seq)>();
-    let results: Vec<Result<Seq>> = std::thread::scope(|scope| {
+    let (chunk_txs, chunk_rxs): (Vec<_>, Vec<_>) = groups
+        .iter()
+        .map(|_| mpsc::sync_channel::<Arc<Vec<Commit>>>(CHUNKS_AHEAD))
+        .unzip();
+    let (results, decoded): (Vec<Result<Seq>>, Result<()>) = std::thread::scope(|scope| {
+        let decoder = std::thread::Builder::new()
+            .name("rebuild-log".into())
+            .spawn_scoped(scope, move || decode(log, until, &chunk_txs))
+            .map_err(|e| Error::Corrupt(format!("cannot start a rebuild thread: {e}")));
         let workers: Vec<_> = groups
             .iter()
+            .zip(chunk_rxs)
             .enumerate()
-            .map(|(g, group)| {
+            .map(|(g, (group, chunks))| {
                 let reached_tx = reached_tx.clone();
                 std::thread::Builder::new()
                     .name(format!("rebuild-{g}"))
@@ -63,7 +91,7 @@ pub fn rebuild_all(
                         let mut folder = Folder::open_with(store, log, group.clone())?;
                         folder.skip_wal();
                         folder.set_overlay_bytes(overlay_bytes);
-                        folder.catch_up(until, |seq| {
+                        folder.catch_up_shared(until, &chunks, |seq| {
                             // The receiver lives until every worker is joined.
                             let _ = reached_tx.send((g, seq));
                         })
@@ -83,17 +111,23 @@ pub fn rebuild_all(
                 each(all);
             }
         }
-        workers
-            .into_iter()
-            .map(|worker| match worker?.join() {
-                Ok(result) => result,
-                Err(_) => Err(Error::Corrupt("a rebuild thread panicked".into())),
-            })
-            .collect()
+        let results = workers.into_iter().map(joined).collect();
+        (results, joined(decoder))
     });
+    // A group that failed stops the decoder, which stops the other groups (`Error::Stopped`):
+    // the error to report is the decoder's, else one that is not such a consequence.
+    decoded?;
+    let mut stopped = None;
     let mut reached = until;
     for result in results {
-        reached = reached.min(result?);
+        match result {
+            Ok(seq) => reached = reached.min(seq),
+            Err(e @ Error::Stopped { .. }) => stopped = stopped.or(Some(e)),
+            Err(e) => return Err(e),
+        }
+    }
+    if let Some(e) = stopped {
+        return Err(e);
     }
 
     // Everything the groups wrote skipped the WAL: make it durable, then clear the mark.
@@ -108,6 +142,30 @@ pub fn rebuild_all(
     db.flush_cfs_opt(&families, &flush)?;
     db.delete_cf_opt(meta, IN_PROGRESS_KEY, &synced())?;
     Ok(reached)
+}
+
+/// What a rebuild thread returned, or why it did not.
+fn joined<T>(thread: Result<std::thread::ScopedJoinHandle<'_, Result<T>>>) -> Result<T> {
+    match thread?.join() {
+        Ok(result) => result,
+        Err(_) => Err(Error::Corrupt("a rebuild thread panicked".into())),
+    }
+}
+
+/// Decodes the log up to `until` once, sending each run of commits to every group in order.
+/// Stops quietly when a group has gone (it failed, and says why).
+fn decode(log: &Log, until: Seq, groups: &[mpsc::SyncSender<Arc<Vec<Commit>>>]) -> Result<()> {
+    let mut from = Seq(0);
+    while from < until {
+        let chunk = Arc::new(fold::commits_after(log, from, until)?);
+        from = chunk.last().map_or(until, |commit| commit.seq);
+        for group in groups {
+            if group.send(chunk.clone()).is_err() {
+                return Ok(());
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Called before a folder trusts any checkpoint: when a full rebuild was cut short, empties every
@@ -169,22 +227,36 @@ fn groups(
     all: &'static [&'static dyn Projection],
     threads: usize,
 ) -> Vec<Vec<&'static dyn Projection>> {
-    let n = threads.clamp(1, all.len().max(1));
-    let mut order: Vec<usize> = (0..all.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(weight(all[i])));
+    let members: Vec<usize> = (0..all.len()).collect();
+    split(all, &members, threads)
+        .into_iter()
+        .map(|group| group.into_iter().map(|i| all[i]).collect())
+        .collect()
+}
+
+/// Splits `members` (indexes into `projections`) into at most `threads` non-empty groups of
+/// about equal weight, as [`groups`] does, each in ascending order.
+pub(crate) fn split(
+    projections: &[&'static dyn Projection],
+    members: &[usize],
+    threads: usize,
+) -> Vec<Vec<usize>> {
+    let n = threads.clamp(1, members.len().max(1));
+    let mut order = members.to_vec();
+    order.sort_by_key(|&i| std::cmp::Reverse(weight(projections[i])));
     let mut load = vec![0u64; n];
-    let mut members: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut parts: Vec<Vec<usize>> = vec![Vec::new(); n];
     for i in order {
         let lightest = (0..n).min_by_key(|&g| load[g]).unwrap_or(0);
-        load[lightest] += u64::from(weight(all[i]));
-        members[lightest].push(i);
+        load[lightest] += u64::from(weight(projections[i]));
+        parts[lightest].push(i);
     }
-    members
+    parts
         .into_iter()
-        .filter(|m| !m.is_empty())
-        .map(|mut m| {
-            m.sort_unstable();
-            m.into_iter().map(|i| all[i]).collect()
+        .filter(|part| !part.is_empty())
+        .map(|mut part| {
+            part.sort_unstable();
+            part
         })
         .collect()
 }

@@ -7,9 +7,9 @@ use catalog_testkit::TempStore;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-use crate::bulk_tests::{SLOTS, dump, step, write_log};
+use crate::bulk_tests::{SLOTS, Step, dump, step, write_log};
 use crate::fold::{META_CF, cf};
-use crate::rebuild::IN_PROGRESS_KEY;
+use crate::rebuild::{IN_PROGRESS_KEY, rebuild_all_with};
 use crate::{Folder, column_families, rebuild_all};
 
 fn fresh_store() -> TempStore {
@@ -26,13 +26,27 @@ fn one_by_one(log: &Log) -> TempStore {
     fresh
 }
 
+/// A rebuild through the public entry point, as `catalog rebuild` calls it.
 fn rebuilt(log: &Log, threads: usize) -> TempStore {
+    rebuilt_with(log, |store, each| {
+        rebuild_all(store, log, log.head(), threads, each)
+    })
+}
+
+/// A rebuild whose groups write their overlays at `overlay_bytes`.
+fn rebuilt_small(log: &Log, threads: usize, overlay_bytes: usize) -> TempStore {
+    rebuilt_with(log, |store, each| {
+        rebuild_all_with(store, log, log.head(), threads, Some(overlay_bytes), each)
+    })
+}
+
+fn rebuilt_with(
+    log: &Log,
+    rebuild: impl FnOnce(&Store, &mut dyn FnMut(Seq)) -> crate::Result<Seq>,
+) -> TempStore {
     let fresh = fresh_store();
     let mut reported = Vec::new();
-    let reached = rebuild_all(&fresh.store, log, log.head(), threads, |seq| {
-        reported.push(seq);
-    })
-    .unwrap();
+    let reached = rebuild(&fresh.store, &mut |seq| reported.push(seq)).unwrap();
     assert_eq!(reached, log.head());
     assert_eq!(reported.last().copied(), Some(log.head()));
     assert!(reported.windows(2).all(|w| w[0] < w[1]));
@@ -265,6 +279,23 @@ fn a_rebuild_on_several_threads_of_every_kind_of_item_equals_one_thread() {
     }
 }
 
+/// A large commit folded on its own has its projections folded in groups on threads of their
+/// own. Folding every commit of a history of every kind of item that way must give one
+/// thread's bytes.
+#[test]
+fn commits_folded_with_their_projections_on_several_threads_equal_one_thread() {
+    let source = fresh_store();
+    every_type_log(&source.log);
+    let expected = dump(&one_by_one(&source.log).store);
+    let apart = fresh_store();
+    let mut folder = Folder::open(&apart.store, &source.log).unwrap();
+    folder.fold_apart_from(1);
+    for commit in source.log.iter_from(Seq(0)) {
+        folder.apply_commit(&commit.unwrap()).unwrap();
+    }
+    assert!(expected == dump(&apart.store));
+}
+
 /// Folding a large commit live, the projector skips looking for the previous versions of the
 /// items the log writer found new (`Log::created_by`); a rebuild learns the same from the items
 /// it has met. Both must leave the same read models — which they would not if a changed item
@@ -304,6 +335,37 @@ fn a_large_commit_folded_with_the_writers_created_flags_equals_a_rebuild() {
     assert!(dump(&one_by_one(&source.log).store) == dump(&rebuilt(&source.log, 2).store));
 }
 
+/// The groups share one decoding of the log, handed over in runs of at most 512 commits, and
+/// each reuses its overlays once written: a log of several runs, folded through overlays of a
+/// few KiB, must still give one thread's bytes.
+#[test]
+fn a_rebuild_over_several_decoded_runs_and_reused_overlays_equals_one_thread() {
+    let source = fresh_store();
+    let ids: Vec<Id> = (0..SLOTS).map(|_| Id::random()).collect();
+    let steps: Vec<Step> = (0..1_300)
+        .map(|i| match i % 13 {
+            12 => Step::Delete { slot: i % SLOTS },
+            _ => Step::Put {
+                slot: i % SLOTS,
+                v: (i / SLOTS % 6) as u8,
+            },
+        })
+        .collect();
+    write_log(&source.log, &ids, &steps, 1);
+    assert!(
+        source.log.head().0 > 2 * 512,
+        "three runs of commits at least"
+    );
+    let expected = dump(&one_by_one(&source.log).store);
+    for threads in [1, 2, 5] {
+        let rebuilt = rebuilt_small(&source.log, threads, 4 << 10);
+        assert!(
+            expected == dump(&rebuilt.store),
+            "read models differ after a rebuild on {threads} threads"
+        );
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
 
@@ -319,6 +381,9 @@ proptest! {
         let expected = one_by_one(&source.log);
         let rebuilt = rebuilt(&source.log, threads);
         prop_assert!(dump(&expected.store) == dump(&rebuilt.store), "read models differ");
+        // And with overlays small enough to be written and reused every few commits.
+        let rebuilt = rebuilt_small(&source.log, threads, 2 << 10);
+        prop_assert!(dump(&expected.store) == dump(&rebuilt.store), "read models differ (small overlays)");
     }
 }
 
