@@ -256,9 +256,6 @@ pub struct Folder {
     /// Whether its writes go through RocksDB's write-ahead log: always, except in a full rebuild
     /// (`crate::rebuild`), which marks itself in progress and flushes at its end instead.
     wal: bool,
-    /// A commit folded on its own (not through an overlay) with at least this many changes has
-    /// its projections folded on several threads ([`FOLD_APART_FROM`]; tests lower it).
-    apart_from: usize,
 }
 
 impl Folder {
@@ -296,7 +293,6 @@ impl Folder {
             types: Arc::default(),
             types_at: None,
             wal: true,
-            apart_from: FOLD_APART_FROM,
         })
     }
 
@@ -411,63 +407,22 @@ impl Folder {
                 },
             }));
         }
-        // A bot's import is one commit of thousands of changes, and every merge after it waits
-        // for its fold (read-your-writes): its projections go in groups on threads of their own,
-        // as a rebuild's do. Each reads and writes only its own families, so the groups' ops
-        // together are the one thread's. (Through an overlay, in a long catch-up or a rebuild,
-        // the catch-up itself is the unit of work, and its groups have threads already.)
-        let parts: Vec<Vec<usize>> =
-            if layers.is_empty() && commit.changes.len() >= self.apart_from && due.len() > 1 {
-                let threads =
-                    std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 4));
-                crate::rebuild::split(&self.projections, &due, threads)
-            } else {
-                vec![due.clone()]
-            };
-        let projections = &self.projections;
-        let db = self.store.db();
-        let run = |part: &[usize]| -> Result<Vec<Op>> {
-            let mut ctx = FoldCtx {
-                db,
-                layers,
-                ops: Vec::new(),
-                commit,
-                priors: &priors,
-                counters: BTreeMap::new(),
-                types: &registry,
-                owner: &[],
-            };
-            for &i in part {
-                ctx.owner = projections[i].column_families();
-                projections[i].apply(&mut ctx)?;
-            }
-            ctx.flush_counters()?;
-            Ok(ctx.ops)
+        let mut ctx = FoldCtx {
+            db: self.store.db(),
+            layers,
+            ops: Vec::new(),
+            commit,
+            priors: &priors,
+            counters: BTreeMap::new(),
+            types: &registry,
+            owner: &[],
         };
-        let ops = match parts.split_first() {
-            Some((first, rest)) if !rest.is_empty() => std::thread::scope(|scope| {
-                let others: Vec<_> = rest
-                    .iter()
-                    .map(|part| {
-                        std::thread::Builder::new()
-                            .name("fold-part".into())
-                            .spawn_scoped(scope, || run(part))
-                    })
-                    .collect();
-                let mut ops = run(first)?;
-                for other in others {
-                    let other = other
-                        .map_err(|e| Error::Corrupt(format!("cannot start a fold thread: {e}")))?;
-                    match other.join() {
-                        Ok(part) => ops.extend(part?),
-                        Err(_) => return Err(Error::Corrupt("a fold thread panicked".into())),
-                    }
-                }
-                Ok(ops)
-            })?,
-            _ => run(&due)?,
-        };
-        Ok(Some(Folded { ops, due }))
+        for &i in &due {
+            ctx.owner = self.projections[i].column_families();
+            self.projections[i].apply(&mut ctx)?;
+        }
+        ctx.flush_counters()?;
+        Ok(Some(Folded { ops: ctx.ops, due }))
     }
 
     fn write_checkpoints(&self, batch: &mut WriteBatch, due: &[usize], seq: Seq) -> Result<()> {
@@ -524,13 +479,6 @@ impl Folder {
             self.catch_up_bulk(until, &mut each, Source::Shared(chunks))?;
         }
         Ok(self.applied())
-    }
-
-    /// Folds every commit of at least `changes` changes applied on its own with its projections
-    /// on several threads.
-    #[cfg(test)]
-    pub(crate) fn fold_apart_from(&mut self, changes: usize) {
-        self.apart_from = changes;
     }
 
     pub(crate) fn set_overlay_bytes(&mut self, bytes: usize) {
@@ -722,11 +670,6 @@ pub(crate) fn commits_after(log: &Log, from: Seq, until: Seq) -> Result<Vec<Comm
 
 /// The items a fold from the log's start has met.
 type Seen = std::collections::HashSet<Id, foldhash::fast::RandomState>;
-
-/// A commit of at least this many changes, folded on its own, has its projections folded on
-/// several threads: ~25-45 ms of one thread's folding, against tens of microseconds to start
-/// the threads.
-const FOLD_APART_FROM: usize = 1_000;
 
 /// A catch-up at least this many commits long folds through an [`WriteOverlay`].
 const BULK_FROM_COMMITS: u64 = 64;

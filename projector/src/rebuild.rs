@@ -227,36 +227,22 @@ fn groups(
     all: &'static [&'static dyn Projection],
     threads: usize,
 ) -> Vec<Vec<&'static dyn Projection>> {
-    let members: Vec<usize> = (0..all.len()).collect();
-    split(all, &members, threads)
-        .into_iter()
-        .map(|group| group.into_iter().map(|i| all[i]).collect())
-        .collect()
-}
-
-/// Splits `members` (indexes into `projections`) into at most `threads` non-empty groups of
-/// about equal weight, as [`groups`] does, each in ascending order.
-pub(crate) fn split(
-    projections: &[&'static dyn Projection],
-    members: &[usize],
-    threads: usize,
-) -> Vec<Vec<usize>> {
-    let n = threads.clamp(1, members.len().max(1));
-    let mut order = members.to_vec();
-    order.sort_by_key(|&i| std::cmp::Reverse(weight(projections[i])));
+    let n = threads.clamp(1, all.len().max(1));
+    let mut order: Vec<usize> = (0..all.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(weight(all[i])));
     let mut load = vec![0u64; n];
-    let mut parts: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); n];
     for i in order {
         let lightest = (0..n).min_by_key(|&g| load[g]).unwrap_or(0);
-        load[lightest] += u64::from(weight(projections[i]));
-        parts[lightest].push(i);
+        load[lightest] += u64::from(weight(all[i]));
+        members[lightest].push(i);
     }
-    parts
+    members
         .into_iter()
-        .filter(|part| !part.is_empty())
-        .map(|mut part| {
-            part.sort_unstable();
-            part
+        .filter(|m| !m.is_empty())
+        .map(|mut m| {
+            m.sort_unstable();
+            m.into_iter().map(|i| all[i]).collect()
         })
         .collect()
 }

@@ -279,23 +279,6 @@ fn a_rebuild_on_several_threads_of_every_kind_of_item_equals_one_thread() {
     }
 }
 
-/// A large commit folded on its own has its projections folded in groups on threads of their
-/// own. Folding every commit of a history of every kind of item that way must give one
-/// thread's bytes.
-#[test]
-fn commits_folded_with_their_projections_on_several_threads_equal_one_thread() {
-    let source = fresh_store();
-    every_type_log(&source.log);
-    let expected = dump(&one_by_one(&source.log).store);
-    let apart = fresh_store();
-    let mut folder = Folder::open(&apart.store, &source.log).unwrap();
-    folder.fold_apart_from(1);
-    for commit in source.log.iter_from(Seq(0)) {
-        folder.apply_commit(&commit.unwrap()).unwrap();
-    }
-    assert!(expected == dump(&apart.store));
-}
-
 /// Folding a large commit live, the projector skips looking for the previous versions of the
 /// items the log writer found new (`Log::created_by`); a rebuild learns the same from the items
 /// it has met. Both must leave the same read models — which they would not if a changed item
