@@ -463,7 +463,7 @@ impl Folder {
     }
 
     fn commits_after(&self, from: Seq, until: Seq) -> Result<Vec<Commit>> {
-        commits_after(&self.log, from, until)
+        commits_after(&self.log, from, until, 20_000)
     }
 
     /// Folds through overlays up to `until` from the log's start (an emptied store), taking the
@@ -641,12 +641,16 @@ enum Source<'r> {
     Shared(&'r Receiver<Arc<Vec<Commit>>>),
 }
 
-/// The next commits after `from`, none past `until`, at most 512 of them or about 20,000
-/// changes (a bulk import's commits hold thousands each, decoded into memory here); an error
-/// when the log has none although `until` is ahead.
-pub(crate) fn commits_after(log: &Log, from: Seq, until: Seq) -> Result<Vec<Commit>> {
+/// The next commits after `from`, none past `until`, at most 512 of them or about
+/// `changes_at_most` changes (a bulk import's commits hold thousands each, decoded into memory
+/// here); an error when the log has none although `until` is ahead.
+pub(crate) fn commits_after(
+    log: &Log,
+    from: Seq,
+    until: Seq,
+    changes_at_most: usize,
+) -> Result<Vec<Commit>> {
     const COMMITS: usize = 512;
-    const CHANGES: usize = 20_000;
     let mut commits = Vec::new();
     let mut changes = 0;
     for commit in log.iter_from(from) {
@@ -656,7 +660,7 @@ pub(crate) fn commits_after(log: &Log, from: Seq, until: Seq) -> Result<Vec<Comm
         }
         changes += commit.changes.len();
         commits.push(commit);
-        if commits.len() == COMMITS || changes >= CHANGES {
+        if commits.len() == COMMITS || changes >= changes_at_most {
             break;
         }
     }

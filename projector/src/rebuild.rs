@@ -33,10 +33,12 @@ pub(crate) const IN_PROGRESS_KEY: &[u8] = b"rebuild/in-progress";
 /// memtable inserts' gain.
 const MIN_GROUP_OVERLAY_BYTES: usize = 16 << 20;
 
-/// Decoded runs of commits (up to ~20,000 changes each) waiting for a group beyond the one it
-/// folds: enough that a group never waits for the decoder while the other is slower, few
-/// enough that the decoder does not run far ahead of the slowest group in memory.
-const CHUNKS_AHEAD: usize = 2;
+/// Changes in one decoded run of commits handed to the groups. Each group holds the run it
+/// folds and the decoder the next, so about three runs are decoded at once, where groups that
+/// decoded for themselves held one each of twice this size. Decoded runs are large (texts carry
+/// bodies of kilobytes): with runs of 20,000 changes and two queued for each group, the
+/// fold's peak RSS at 1,000,000 items was ~500 MiB higher than with none (BENCHMARKS.md).
+const CHUNK_CHANGES: usize = 10_000;
 
 /// Empties every read model and folds the log up to `until` again on `threads` threads (at least
 /// one; at most one per projection), calling `each` with the seq every projection has reached as
@@ -72,7 +74,9 @@ pub(crate) fn rebuild_all_with(
     let (reached_tx, reached_rx) = mpsc::channel::<(usize, Seq)>();
     let (chunk_txs, chunk_rxs): (Vec<_>, Vec<_>) = groups
         .iter()
-        .map(|_| mpsc::sync_channel::<Arc<Vec<Commit>>>(CHUNKS_AHEAD))
+        // No room in the channel: the decoder hands a run over only when the group takes it,
+        // so no group is more than one run ahead of another and no run waits decoded.
+        .map(|_| mpsc::sync_channel::<Arc<Vec<Commit>>>(0))
         .unzip();
     let (results, decoded): (Vec<Result<Seq>>, Result<()>) = std::thread::scope(|scope| {
         let decoder = std::thread::Builder::new()
@@ -157,7 +161,7 @@ fn joined<T>(thread: Result<std::thread::ScopedJoinHandle<'_, Result<T>>>) -> Re
 fn decode(log: &Log, until: Seq, groups: &[mpsc::SyncSender<Arc<Vec<Commit>>>]) -> Result<()> {
     let mut from = Seq(0);
     while from < until {
-        let chunk = Arc::new(fold::commits_after(log, from, until)?);
+        let chunk = Arc::new(fold::commits_after(log, from, until, CHUNK_CHANGES)?);
         from = chunk.last().map_or(until, |commit| commit.seq);
         for group in groups {
             if group.send(chunk.clone()).is_err() {
