@@ -7,13 +7,23 @@
 //! and hold one value as written. `RECORDS_BLESS=1` writes them afresh: only when adding a new
 //! record version, keeping the old files.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::record::StoredRecord;
 
 /// True when the fixtures are to be written rather than compared.
 pub fn blessing() -> bool {
     std::env::var_os("RECORDS_BLESS").is_some()
+}
+
+/// The fixtures of the crate whose tests run now: `tests/fixtures` under the crate's directory as
+/// cargo names it when running the test, else as it was when the test was compiled (`compiled`,
+/// the crate's `env!("CARGO_MANIFEST_DIR")`). The build cache may hold a test binary compiled in
+/// another checkout, whose compiled-in path names that checkout's fixtures.
+pub fn fixtures_dir(compiled: &str) -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR")
+        .map_or_else(|| PathBuf::from(compiled), PathBuf::from)
+        .join("tests/fixtures")
 }
 
 /// Compares `record`'s stored bytes with fixture `name` in `dir`, then reads the fixture back and

@@ -13,8 +13,6 @@
 //! `wf_handles` and `wf_token_hash` (an id's 8 big-endian bytes) and the empty-valued indexes
 //! (`wf_account_tokens`, `wf_account_sessions`, `wf_session_expiry`).
 
-use std::path::PathBuf;
-
 use catalog_records::{StoredRecord, Timestamp};
 
 use crate::accounts::{Account, AccountId, AccountRecord};
@@ -23,7 +21,7 @@ use crate::tokens::{TokenId, TokenInfo, TokenRecord, TokenUse};
 use crate::{Handle, Scopes};
 
 fn golden<R: StoredRecord + PartialEq + std::fmt::Debug>(name: &str, record: &R) {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let dir = catalog_records::golden::fixtures_dir(env!("CARGO_MANIFEST_DIR"));
     catalog_records::golden::check(&dir, name, record);
 }
 

@@ -71,9 +71,7 @@ use crate::suggestions::{
 use crate::{AccountId, Handle, Timestamp};
 
 fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name)
+    catalog_records::golden::fixtures_dir(env!("CARGO_MANIFEST_DIR")).join(name)
 }
 
 fn golden<R: StoredRecord + PartialEq + std::fmt::Debug>(name: &str, record: &R) {
