@@ -463,7 +463,7 @@ impl Folder {
     }
 
     fn commits_after(&self, from: Seq, until: Seq) -> Result<Vec<Commit>> {
-        commits_after(&self.log, from, until, 20_000)
+        commits_after(&self.log, from, until, CATCH_UP_CHANGES)
     }
 
     /// Folds through overlays up to `until` from the log's start (an emptied store), taking the
@@ -640,6 +640,10 @@ enum Source<'r> {
     /// ([`Folder::catch_up_shared`]).
     Shared(&'r Receiver<Arc<Vec<Commit>>>),
 }
+
+/// Changes decoded at once by a folder reading the log for itself (a catch-up; a rebuild's groups
+/// share the decoder's smaller runs instead).
+const CATCH_UP_CHANGES: usize = 20_000;
 
 /// The next commits after `from`, none past `until`, at most 512 of them or about
 /// `changes_at_most` changes (a bulk import's commits hold thousands each, decoded into memory
