@@ -1,6 +1,7 @@
 //! What of an item the index holds: its names and titles in every field that carries one.
 
 use catalog_log_core::Change;
+use catalog_schemas::Id;
 use serde_json::Value;
 use tantivy::TantivyDocument;
 
@@ -24,7 +25,7 @@ const LAST_LENGTH_BYTE: u8 = 0x1f;
 
 /// How many shown-name lengths share a length byte: with 31 bytes, names up to 120 characters
 /// long have one each four lengths, longer ones (and items shown by no name) the last. The rank
-/// orders each term's items by the `shown_len` column, so the step changes how many items a page
+/// orders each term's items by the `title_order` column, so the step changes how many items a page
 /// reads, not their order.
 const LENGTH_STEP: u64 = 4;
 
@@ -54,6 +55,30 @@ pub(crate) fn beginnings(key: &str) -> impl Iterator<Item = &str> {
         .map(|(at, _)| &key[..at])
         .chain(std::iter::once(key))
         .take(STARTS_UP_TO)
+}
+
+/// The longest shown name `title_order` tells apart; longer ones order as this long (no name the
+/// spec allows comes near it).
+const ORDERED_LEN_UP_TO: u64 = (1 << 23) - 1;
+/// Bits of `title_order` below the shown length: an id's number fits in them.
+const ID_BITS: u32 = 40;
+/// The bit that puts items shown by no name after every named one.
+const NO_NAME: u64 = 1 << 63;
+
+/// The exact-title and title-prefix ranks' order as one number: items with a shown name first,
+/// the shortest name first, then the lowest id. Packed into one fast column so the index can be
+/// sorted by it (`index::settings`); the numbers compare as `(no name, length, id)` does.
+pub(crate) fn title_order(shown_len: Option<u64>, id: Id) -> u64 {
+    debug_assert!(id.as_u64() >> ID_BITS == 0, "ids have 40 bits");
+    match shown_len {
+        Some(len) => (len.min(ORDERED_LEN_UP_TO) << ID_BITS) | id.as_u64(),
+        None => NO_NAME | id.as_u64(),
+    }
+}
+
+/// The id's number `title_order` was made with.
+pub(crate) fn number_of_title_order(order: u64) -> u64 {
+    order & ((1 << ID_BITS) - 1)
 }
 
 /// The fields whose `{ he, en? }` value names an item, in the order the shown name is chosen.
@@ -122,9 +147,7 @@ pub(crate) fn document(fields: &Fields, change: &Change) -> Option<TantivyDocume
         .as_ref()
         .or(names.shown_en.as_ref())
         .map(|shown| shown.chars().count() as u64);
-    if let Some(len) = shown_len {
-        doc.add_u64(fields.shown_len, len);
-    }
+    doc.add_u64(fields.title_order, title_order(shown_len, change.id));
     if let Some(date) = text(data.get("date")) {
         doc.add_text(fields.date, date);
     }
@@ -151,7 +174,34 @@ pub(crate) fn document(fields: &Fields, change: &Change) -> Option<TantivyDocume
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
     use serde_json::json;
+
+    proptest! {
+        #[test]
+        fn title_order_compares_as_no_name_then_length_then_id(
+            a_len in proptest::option::of(0u64..=ORDERED_LEN_UP_TO),
+            b_len in proptest::option::of(0u64..=ORDERED_LEN_UP_TO),
+            a_id in 0u64..(1 << ID_BITS),
+            b_id in 0u64..(1 << ID_BITS),
+        ) {
+            let (a, b) = (Id::from_u64(a_id).unwrap(), Id::from_u64(b_id).unwrap());
+            let tuple = |len: Option<u64>, id: Id| (len.is_none(), len.unwrap_or(0), id);
+            prop_assert_eq!(
+                title_order(a_len, a).cmp(&title_order(b_len, b)),
+                tuple(a_len, a).cmp(&tuple(b_len, b))
+            );
+            prop_assert_eq!(number_of_title_order(title_order(a_len, a)), a_id);
+        }
+    }
+
+    #[test]
+    fn title_order_puts_names_longer_than_it_tells_apart_with_the_longest() {
+        let id = Id::from_u64(7).unwrap();
+        let longest = title_order(Some(ORDERED_LEN_UP_TO), id);
+        assert_eq!(title_order(Some(u64::MAX), id), longest);
+        assert!(longest < title_order(None, Id::from_u64(0).unwrap()));
+    }
 
     #[test]
     fn names_come_from_name_title_and_label_and_the_first_is_shown() {

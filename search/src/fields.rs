@@ -29,12 +29,13 @@ pub struct Fields {
     /// a beginning's terms shortest first and stops once its page is full, so it reads the
     /// postings of a few lengths, not of every title the beginning begins.
     pub starts: Field,
-    /// The shown name's length in characters (fast, item documents only): the exact-title and
-    /// title-prefix ranks put the shortest first from this column, without reading documents.
-    pub shown_len: Field,
-    /// The item's id as its number (fast, item documents only): the tie-break of those ranks
-    /// and the key results are told apart by, read without the document. Ids' text sorts like
-    /// their numbers, so the order is the id's.
+    /// The order of the exact-title and title-prefix ranks as one number (fast, item documents
+    /// only; `document::title_order`): shortest shown name first, then the id. The index's
+    /// segments are sorted by it, so those ranks read a page of each segment's matches, not all.
+    pub title_order: Field,
+    /// The item's id as its number (fast, item documents only): the key results are told apart
+    /// by, read without the document. Ids' text sorts like their numbers, so ordering by it is
+    /// ordering by id.
     pub number: Field,
     /// Every name through the recall analyzer; stored, so that with the other stored fields a
     /// document's stored values are all it was made from (`exact` and the `_exact` fields are
@@ -58,6 +59,9 @@ pub struct Fields {
     pub text_exact: Field,
 }
 
+/// The name of the `title_order` field, which the index's settings sort its segments by.
+pub(crate) const TITLE_ORDER: &str = "title_order";
+
 fn analysed(tokenizer: &str) -> TextOptions {
     TextOptions::default().set_indexing_options(
         TextFieldIndexing::default()
@@ -78,7 +82,7 @@ impl Fields {
             date: b.add_text_field("date", STRING | STORED),
             exact: b.add_text_field("exact", STRING),
             starts: b.add_text_field("starts_by_len", STRING),
-            shown_len: b.add_u64_field("shown_len", FAST),
+            title_order: b.add_u64_field(TITLE_ORDER, FAST),
             number: b.add_u64_field("number", FAST),
             words: b.add_text_field("words", analysed(analyzer::WORDS) | STORED),
             words_exact: b.add_text_field("words_exact", analysed(analyzer::EXACT)),
@@ -105,7 +109,7 @@ impl Fields {
             date: schema.get_field("date")?,
             exact: schema.get_field("exact")?,
             starts: schema.get_field("starts_by_len")?,
-            shown_len: schema.get_field("shown_len")?,
+            title_order: schema.get_field(TITLE_ORDER)?,
             number: schema.get_field("number")?,
             words: schema.get_field("words")?,
             words_exact: schema.get_field("words_exact")?,

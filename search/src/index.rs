@@ -15,7 +15,7 @@ use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Te
 use crate::analyzer;
 use crate::document::document;
 use crate::error::{Error, Result};
-use crate::fields::Fields;
+use crate::fields::{Fields, TITLE_ORDER};
 use crate::moment;
 use crate::query::RankColumns;
 
@@ -48,9 +48,16 @@ fn read_payload(text: Option<&str>) -> Result<Seq> {
 /// How a new index stores its documents. A search answers at most a page of hits and reads the
 /// stored fields of those alone, each from a different place in the store: with tantivy's
 /// 16 KiB blocks every hit decompressed a whole block for one document of a few hundred bytes.
+/// Each segment's documents are sorted by `title_order`, so the title ranks find a segment's
+/// best matches first and stop after a page (`query::shortest_first`) instead of reading every
+/// match's column: a common word matches ten times the titles at ten times the items.
 fn settings() -> tantivy::IndexSettings {
     tantivy::IndexSettings {
         docstore_blocksize: DOCSTORE_BLOCK_BYTES,
+        sort_by_field: Some(tantivy::IndexSortByField {
+            field: TITLE_ORDER.to_owned(),
+            order: tantivy::Order::Asc,
+        }),
         ..tantivy::IndexSettings::default()
     }
 }
@@ -78,10 +85,13 @@ impl SearchIndex {
             .map_err(|e| Error::Corrupt(format!("cannot open {}: {e}", dir.display())))?;
         let index = if Index::exists(&directory).map_err(tantivy::TantivyError::from)? {
             let index = Index::open(directory)?;
-            if index.schema() == schema {
+            // The title ranks rely on the sort: an index made without it is made again.
+            if index.schema() == schema
+                && index.settings().sort_by_field == settings().sort_by_field
+            {
                 index
             } else {
-                tracing::warn!(dir = %dir.display(), "search index has another schema; rebuilding it");
+                tracing::warn!(dir = %dir.display(), "search index has another schema or order; rebuilding it");
                 drop(index);
                 std::fs::remove_dir_all(dir)?;
                 std::fs::create_dir_all(dir)?;
@@ -319,6 +329,25 @@ mod tests {
         let index = Index::open_in_dir(dir.path()).expect("reopen");
         assert_eq!(index.schema(), Fields::schema().0);
         assert_eq!(index.settings().docstore_blocksize, DOCSTORE_BLOCK_BYTES);
+        assert_eq!(index.settings().sort_by_field, settings().sort_by_field);
+    }
+
+    #[test]
+    fn an_index_of_this_schema_not_sorted_by_title_order_is_made_again() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let unsorted = tantivy::IndexSettings {
+            docstore_blocksize: DOCSTORE_BLOCK_BYTES,
+            ..tantivy::IndexSettings::default()
+        };
+        Index::builder()
+            .schema(Fields::schema().0)
+            .settings(unsorted)
+            .create_in_dir(dir.path())
+            .expect("an unsorted index");
+
+        let _opened = SearchIndex::open(dir.path()).expect("open");
+        let index = Index::open_in_dir(dir.path()).expect("reopen");
+        assert_eq!(index.settings().sort_by_field, settings().sort_by_field);
     }
     use catalog_log_core::Store;
     use catalog_schemas::{Id, ItemType};

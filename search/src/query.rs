@@ -15,10 +15,10 @@ use tantivy::query::{
 };
 use tantivy::schema::document::Value as _;
 use tantivy::schema::{Field, IndexRecordOption};
-use tantivy::{DocAddress, Searcher, TantivyDocument, Term};
+use tantivy::{DocAddress, DocSet as _, Searcher, TERMINATED, TantivyDocument, Term};
 
 use crate::analyzer::{self, normal_title, terms_by_position};
-use crate::document::{STARTS_UP_TO, starts_terms_of};
+use crate::document::{STARTS_UP_TO, number_of_title_order, starts_terms_of};
 use crate::error::{Error, Result};
 use crate::index::SearchIndex;
 
@@ -217,6 +217,14 @@ impl SearchIndex {
             }
             must.push((Occur::Must, Box::new(BooleanQuery::new(any))));
         }
+        // One word is its forms' union alone, which scores the same: tantivy skips the blocks of
+        // a union of terms whose best score cannot enter the page (block-max WAND), and does not
+        // look inside a `Must` around it, so the union read every posting of a common word.
+        if must.len() == 1
+            && let Some((_, one)) = must.pop()
+        {
+            return one;
+        }
         Box::new(BooleanQuery::new(must))
     }
 
@@ -233,13 +241,14 @@ impl SearchIndex {
     }
 
     /// The `n` documents `query` matches with the shortest shown name, then the lowest id, in that
-    /// order (a document without a shown name last). It reads the `shown_len` and `number` columns
-    /// of every match and keeps the best `n`, so no document is read here, and the answer is the
-    /// same however the index's segments lie: a cap on candidates taken in document order (then
-    /// sorted) missed the shortest titles when more than the cap matched, and which ones it missed
-    /// changed with merges and rebuilds. The columns come from `rank_columns`, opened once for
-    /// the searcher's generation: tantivy's sort-key collector opened them for every segment of
-    /// every pass, 43% of a one-word query.
+    /// order (a document without a shown name last): the least `title_order`s. Every segment is
+    /// sorted by that column (`index::settings`), so a segment's matches come best first and its
+    /// first `n` live ones are all it can give; the rest of its postings are not read. The answer
+    /// is the same however the index's segments lie (the order is the items', not the
+    /// documents'), and a page costs a page a segment whatever the catalog's size: reading the
+    /// column of every match grew with the catalog, ten times the time for a common word at ten
+    /// times the items. The columns come from `rank_columns`, opened once for the searcher's
+    /// generation.
     fn shortest_first(
         &self,
         searcher: &Searcher,
@@ -249,41 +258,39 @@ impl SearchIndex {
         let columns = self.rank_columns(searcher)?;
         let weight = query.weight(EnableScoring::disabled_from_searcher(searcher))?;
         // The best `n` so far, the worst on top.
-        let mut best: BinaryHeap<(ShortestKey, DocAddress)> = BinaryHeap::with_capacity(n + 1);
-        let mut broken = None;
+        let mut best: BinaryHeap<(u64, DocAddress)> = BinaryHeap::with_capacity(n + 1);
         for (ord, segment) in searcher.segment_readers().iter().enumerate() {
-            let SegmentColumns { shown_len, number } = &columns.segments[ord];
+            let order = &columns.segments[ord].title_order;
             let alive = segment.alive_bitset();
-            weight.for_each_no_score(segment, &mut |docs| {
-                for &doc in docs {
-                    if alive.is_some_and(|a| !a.is_alive(doc)) {
-                        continue;
-                    }
+            let mut scorer = weight.scorer(segment, 1.0)?;
+            let mut taken = 0;
+            let mut doc = scorer.doc();
+            while doc != TERMINATED && taken < n {
+                if alive.is_none_or(|a| a.is_alive(doc)) {
                     let address = DocAddress::new(ord as u32, doc);
-                    let Some(number) = number.as_ref().and_then(|c| c.first(doc)) else {
-                        broken.get_or_insert(address);
-                        continue;
-                    };
-                    let len = shown_len.as_ref().and_then(|c| c.first(doc));
-                    let key = (len.is_none(), len.unwrap_or(0), number);
-                    if best.len() < n {
-                        best.push((key, address));
-                    } else if best.peek().is_some_and(|(worst, _)| key < *worst) {
-                        best.pop();
-                        best.push((key, address));
+                    let key = order
+                        .as_ref()
+                        .and_then(|c| c.first(doc))
+                        .ok_or_else(|| without_number(address))?;
+                    // The segment's later matches order after this one: none of them can enter.
+                    if best.len() == n && best.peek().is_some_and(|(worst, _)| key > *worst) {
+                        break;
                     }
+                    best.push((key, address));
+                    if best.len() > n {
+                        best.pop();
+                    }
+                    taken += 1;
                 }
-            })?;
-        }
-        if let Some(address) = broken {
-            return Err(without_number(address));
+                doc = scorer.advance();
+            }
         }
         Ok(best
             .into_sorted_vec()
             .into_iter()
-            .map(|((_, _, number), address)| Candidate {
+            .map(|(key, address)| Candidate {
                 address,
-                number,
+                number: number_of_title_order(key),
                 score: None,
             })
             .collect())
@@ -307,7 +314,7 @@ impl SearchIndex {
             .map(|segment| {
                 let fast = segment.fast_fields();
                 Ok(SegmentColumns {
-                    shown_len: fast.column_opt(schema.get_field_name(self.fields.shown_len))?,
+                    title_order: fast.column_opt(schema.get_field_name(self.fields.title_order))?,
                     number: fast.column_opt(schema.get_field_name(self.fields.number))?,
                 })
             })
@@ -436,11 +443,7 @@ impl SearchIndex {
     }
 }
 
-/// The order of the exact and prefix ranks: no shown name last, then the shown name's length,
-/// then the id's number.
-type ShortestKey = (bool, u64, u64);
-
-/// The `shown_len` and `number` columns of each segment of one searcher generation, by segment
+/// The `title_order` and `number` columns of each segment of one searcher generation, by segment
 /// ordinal; a segment where no document has a value has no column.
 pub(crate) struct RankColumns {
     generation: u64,
@@ -448,7 +451,7 @@ pub(crate) struct RankColumns {
 }
 
 struct SegmentColumns {
-    shown_len: Option<Column<u64>>,
+    title_order: Option<Column<u64>>,
     number: Option<Column<u64>>,
 }
 
@@ -585,7 +588,12 @@ mod tests {
             push(&mut out, hits);
         }
         if out.len() < query.limit {
-            let words = index.words_query(query.q, f.words, f.words_exact);
+            // Inside a `Must`, as before the one-word union stood alone: every posting scored,
+            // no block skipped.
+            let words: Box<dyn Query> = Box::new(BooleanQuery::new(vec![(
+                Occur::Must,
+                index.words_query(query.q, f.words, f.words_exact),
+            )]));
             let already = out.len();
             let top = TopDocs::with_limit(query.limit + already).order_by_score();
             let found = searcher
@@ -756,7 +764,20 @@ mod tests {
             let (_dir, index) = index_of(&items);
             let query = SearchQuery { q, ty: filter.then_some(ItemType::Topic), limit };
             let hits = index.search(&query).expect("search");
-            proptest::prop_assert_eq!(hits, reading_every_candidate(&index, &query));
+            let oracle = reading_every_candidate(&index, &query);
+            // A one-word score is summed in another order where tantivy skips blocks: the same
+            // to a few units in the last place, not always bit for bit.
+            let unscored = |hits: &[Hit]| {
+                hits.iter().map(|h| Hit { score: None, ..h.clone() }).collect::<Vec<_>>()
+            };
+            proptest::prop_assert_eq!(unscored(&hits), unscored(&oracle));
+            for (hit, old) in hits.iter().zip(&oracle) {
+                let close = match (hit.score, old.score) {
+                    (Some(a), Some(b)) => (a - b).abs() <= 1e-5 * a.abs().max(1.0),
+                    (a, b) => a == b,
+                };
+                proptest::prop_assert!(close, "{:?} against {:?}", hit.score, old.score);
+            }
         }
     }
 }
