@@ -23,6 +23,7 @@ use crate::http::answer::Answer;
 use crate::http::guards::{MAX_IN_FLIGHT, REQUEST_TIMEOUT};
 use crate::login_limits::{LOGIN_PER_HANDLE_PER_MINUTE, LoginLimits};
 use crate::mirror::MirrorStatus;
+use crate::point_reads::PointReads;
 use crate::ratelimit::RateLimits;
 use crate::routes::git::GitServe;
 use crate::routes::oai::OaiServe;
@@ -101,6 +102,8 @@ pub struct Shared {
     pub login_limits: Arc<LoginLimits>,
     /// Places for requests in progress (`Settings::max_in_flight`).
     pub in_flight: Arc<tokio::sync::Semaphore>,
+    /// Whether the item GET's point reads run in place or on the blocking pool now.
+    pub point_reads: Arc<PointReads>,
     pub settings: Settings,
     /// Set on a mirror (`catalog mirror`): its primary and lag; writes are then refused.
     pub mirror: Option<Arc<MirrorStatus>>,
@@ -197,6 +200,7 @@ impl AppState {
             rate_limits: Arc::new(RateLimits::new(settings.rate_limit_per_minute)),
             login_limits: Arc::new(LoginLimits::new(settings.login_per_minute)),
             in_flight: Arc::new(tokio::sync::Semaphore::new(settings.max_in_flight.max(1))),
+            point_reads: Arc::default(),
             settings,
             editions: None,
             git: None,
