@@ -167,7 +167,7 @@ async fn one(
     // same answer; otherwise (and when the tag differs) the answer is read and the conditional
     // layer compares as for any route.
     // Each is one point lookup of ready bytes: in place while the store's blocks come from
-    // memory, on the blocking pool while they come from the disk (`point_reads`).
+    // memory, on the disk threads while they come from the disk (`point_reads`).
     let reads = &state.point_reads;
     if if_none_match.is_some()
         && let Some(etag) = reads
