@@ -25,6 +25,7 @@ use crate::error::{Error, Result};
 use crate::keys;
 use crate::overlay::{Op, WriteOverlay};
 use crate::projections::{self, Projection, types};
+use crate::resident::Resident;
 
 /// Column family holding every projection's checkpoint.
 pub const META_CF: &str = "rm_meta";
@@ -134,6 +135,8 @@ pub(crate) struct FoldCtx<'a> {
     /// Writes of earlier commits not yet in the database (a long catch-up), newest first, read
     /// before it.
     layers: &'a [Option<&'a WriteOverlay>],
+    /// In a fold from the log's start, the key ranges held whole in memory; read before anything.
+    resident: Option<&'a Resident>,
     /// This commit's writes, in the order made; `None` deletes.
     ops: Vec<Op>,
     pub commit: &'a Commit,
@@ -198,6 +201,9 @@ impl<'a> FoldCtx<'a> {
     /// Reads the state as of the previous commit (this commit's writes are not visible).
     pub fn get(&self, cf_name: &'static str, key: &[u8]) -> Result<Option<Vec<u8>>> {
         self.check_owner(cf_name);
+        if let Some(found) = self.resident.and_then(|r| r.get(cf_name, key)) {
+            return Ok(found.map(<[u8]>::to_vec));
+        }
         for overlay in self.layers.iter().flatten() {
             if let Some(found) = overlay.get(cf_name, key) {
                 return Ok(found.map(<[u8]>::to_vec));
@@ -336,7 +342,7 @@ impl Folder {
     /// Applies one commit to every projection that has not seen it, in one batch. Returns false
     /// when every projection was already past it.
     pub fn apply_commit(&mut self, commit: &Commit) -> Result<bool> {
-        let Some(folded) = self.fold(commit, &[], None)? else {
+        let Some(folded) = self.fold(commit, &[], None, None)? else {
             return Ok(false);
         };
         let db = self.store.db();
@@ -355,12 +361,14 @@ impl Folder {
     /// Runs the due projections over `commit`, reading earlier writes through the overlays in
     /// `layers` first. `seen`, when given, holds every item any commit before this one changed
     /// (a fold from the log's start): an item outside it has no earlier version to look up.
+    /// `resident`, when given, answers reads of its ranges (a fold from the log's start).
     /// `None` when every projection is already past it.
     fn fold(
         &mut self,
         commit: &Commit,
         layers: &[Option<&WriteOverlay>],
         seen: Option<&Seen>,
+        resident: Option<&Resident>,
     ) -> Result<Option<Folded>> {
         let seq = commit.seq;
         let registry = self.types_through(commit)?;
@@ -410,6 +418,7 @@ impl Folder {
         let mut ctx = FoldCtx {
             db: self.store.db(),
             layers,
+            resident,
             ops: Vec::new(),
             commit,
             priors: &priors,
@@ -504,6 +513,13 @@ impl Folder {
         // From the log's start, the items met so far are known; looking up the earlier version
         // of every other one (a seek in the log's item index each) was a quarter of a rebuild.
         let mut seen: Option<Seen> = (from == Seq(0)).then(Seen::default);
+        // And the counters read back often stay in memory, not only in the last overlay.
+        let mut resident = match from {
+            Seq(0) => Resident::for_fold_from_start(self.store.db(), &self.projections, |i| {
+                self.checkpoints[i] == Seq(0)
+            })?,
+            _ => None,
+        };
         while from < until {
             let commits = match source {
                 Source::Log => Arc::new(self.commits_after(from, until)?),
@@ -520,7 +536,7 @@ impl Folder {
                 }
                 from = commit.seq;
                 let layers = [Some(&current), writing.as_ref().map(|w| &*w.overlay)];
-                let folded = self.fold(commit, &layers, seen.as_ref())?;
+                let folded = self.fold(commit, &layers, seen.as_ref(), resident.as_ref())?;
                 if let Some(seen) = seen.as_mut() {
                     seen.extend(commit.changes.iter().map(|c| c.id));
                 }
@@ -530,6 +546,9 @@ impl Folder {
                 for &i in &folded.due {
                     self.checkpoints[i] = commit.seq;
                     due[i] = true;
+                }
+                if let Some(resident) = resident.as_mut() {
+                    resident.absorb(&folded.ops);
                 }
                 current.absorb(folded.ops);
                 last = Some(commit.seq);
@@ -551,6 +570,12 @@ impl Folder {
             writing = Some(self.write_behind(current, &due, seq, written)?);
         }
         finish(writing, each)?;
+        if let Some(resident) = resident {
+            tracing::debug!(
+                keys = resident.len(),
+                "keys held in memory through the fold"
+            );
+        }
         Ok(())
     }
 

@@ -14,6 +14,8 @@
 //! - `record` — the stored item record, `StoredItem`, `Lookup`, answer bytes and ETags.
 //! - `fold` — the `FoldCtx` a projection writes through, `Folder` (shared with `replay`), `reset`.
 //! - `overlay` — one commit's writes, and the overlay a long catch-up gathers them in.
+//! - `resident` — key ranges a fold from the log's start holds whole in memory (counters read back
+//!   often), so reading them never reaches the store.
 //! - `rebuild` — `rebuild_all`: a full rebuild on several threads (disjoint groups of
 //!   projections), without the write-ahead log, marked in progress until flushed.
 //! - `worker` — `Projector`: the live worker, `wait_applied`, status.
@@ -43,6 +45,7 @@ mod projections;
 mod read;
 mod rebuild;
 mod record;
+mod resident;
 mod rights;
 mod scan_layers;
 mod worker;

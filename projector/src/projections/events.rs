@@ -141,6 +141,11 @@ impl Projection for Events {
         &[CF]
     }
 
+    /// Each event's date and its recordings' and texts' counters.
+    fn resident(&self) -> &'static [(&'static str, &'static [u8])] {
+        &[(CF, &[DATE_OF]), (CF, &[RECORDINGS]), (CF, &[TEXTS])]
+    }
+
     /// 2: the date of each event and the keys of events lacking recordings or texts.
     fn version(&self) -> u32 {
         2

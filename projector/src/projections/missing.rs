@@ -244,6 +244,12 @@ impl Projection for Missing {
         &[CF]
     }
 
+    /// Facts of events, publications and files (every change reads its item's), the sources
+    /// pointing at each, and the boards' counters by year and month.
+    fn resident(&self) -> &'static [(&'static str, &'static [u8])] {
+        &[(CF, &[STATE]), (CF, &[SOURCES]), (CF, &[COUNTS])]
+    }
+
     fn apply(&self, ctx: &mut FoldCtx<'_>) -> Result<()> {
         // Items whose own facts this commit changes: id → facts after it.
         let mut facts: BTreeMap<[u8; 5], Option<State>> = BTreeMap::new();

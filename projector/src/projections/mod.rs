@@ -36,6 +36,12 @@ pub(crate) trait Projection: Send + Sync {
     }
     /// The column families it alone writes.
     fn column_families(&self) -> &'static [&'static str];
+    /// Key ranges of its column families (family, key prefix) a fold from the log's start holds
+    /// whole in memory, because it reads their keys back often ([`crate::resident`]). Only for
+    /// ranges sized by the catalog's events, publications, files or dates, not by all its items.
+    fn resident(&self) -> &'static [(&'static str, &'static [u8])] {
+        &[]
+    }
     /// Adds this commit's changes to the batch.
     fn apply(&self, ctx: &mut FoldCtx<'_>) -> Result<()>;
 }

@@ -273,6 +273,21 @@ impl Projection for Coverage {
         &[CF]
     }
 
+    /// Farbrengens' and publications' records, what points at each, the counters by year and set,
+    /// the totals and the merges a day.
+    fn resident(&self) -> &'static [(&'static str, &'static [u8])] {
+        &[
+            (CF, &[FARBRENGEN]),
+            (CF, &[PUBLICATION]),
+            (CF, &[RECORDINGS]),
+            (CF, &[TEXTS]),
+            (CF, &[SCANS]),
+            (CF, &[COUNTER]),
+            (CF, &[TOTAL]),
+            (CF, &[MERGES]),
+        ]
+    }
+
     fn apply(&self, ctx: &mut FoldCtx<'_>) -> Result<()> {
         let mut subjects: BTreeMap<[u8; ID_LEN], Option<(u8, Subject)>> = BTreeMap::new();
         let mut pointers: BTreeMap<(u8, [u8; ID_LEN]), i64> = BTreeMap::new();
