@@ -29,6 +29,12 @@ struct Range {
     keys: HashMap<Box<[u8]>, Box<[u8]>, RandomState>,
 }
 
+impl Range {
+    fn holds(&self, cf_name: &str, key: &[u8]) -> bool {
+        self.cf == cf_name && key.starts_with(self.prefix)
+    }
+}
+
 /// The ranges of the projections a fold starts from nothing.
 pub(crate) struct Resident {
     ranges: Vec<Range>,
@@ -69,16 +75,12 @@ impl Resident {
         Ok((!ranges.is_empty()).then_some(Resident { ranges }))
     }
 
-    fn range(&self, cf_name: &str, key: &[u8]) -> Option<&Range> {
-        self.ranges
-            .iter()
-            .find(|r| r.cf == cf_name && key.starts_with(r.prefix))
-    }
-
     /// `Some(value)` when `key` is in a resident range (`Some(None)`: it is absent), `None` when
     /// the store must be asked.
     pub fn get(&self, cf_name: &str, key: &[u8]) -> Option<Option<&[u8]>> {
-        self.range(cf_name, key)
+        self.ranges
+            .iter()
+            .find(|r| r.holds(cf_name, key))
             .map(|range| range.keys.get(key).map(|value| &**value))
     }
 
@@ -86,11 +88,7 @@ impl Resident {
     /// of that commit.
     pub fn absorb(&mut self, ops: &[Op]) {
         for op in ops {
-            let Some(range) = self
-                .ranges
-                .iter_mut()
-                .find(|r| r.cf == op.cf && op.key.starts_with(r.prefix))
-            else {
+            let Some(range) = self.ranges.iter_mut().find(|r| r.holds(op.cf, &op.key)) else {
                 continue;
             };
             match &op.value {
