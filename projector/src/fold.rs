@@ -359,15 +359,15 @@ impl Folder {
     }
 
     /// Runs the due projections over `commit`, reading earlier writes through the overlays in
-    /// `layers` first. `seen`, when given, holds every item any commit before this one changed
-    /// (a fold from the log's start): an item outside it has no earlier version to look up.
+    /// `layers` first. `first`, when given, says which of the commit's changes are the first of
+    /// their item in the log (see [`Run`]): those have no earlier version to look up.
     /// `resident`, when given, answers reads of its ranges (a fold from the log's start).
     /// `None` when every projection is already past it.
     fn fold(
         &mut self,
         commit: &Commit,
         layers: &[Option<&WriteOverlay>],
-        seen: Option<&Seen>,
+        first: Option<&[bool]>,
         resident: Option<&Resident>,
     ) -> Result<Option<Folded>> {
         let seq = commit.seq;
@@ -396,8 +396,8 @@ impl Folder {
             .created_by(seq)
             .filter(|created| created.len() == commit.changes.len());
         for (i, change) in commit.changes.iter().enumerate() {
-            let new_item = match (seen, created.as_deref()) {
-                (Some(seen), _) => !seen.contains(&change.id),
+            let new_item = match (first, created.as_deref()) {
+                (Some(first), _) => first[i],
                 (None, Some(created)) => created[i],
                 (None, None) => false,
             };
@@ -481,7 +481,7 @@ impl Folder {
     pub(crate) fn catch_up_shared(
         &mut self,
         until: Seq,
-        chunks: &Receiver<Arc<Vec<Commit>>>,
+        chunks: &Receiver<Arc<Run>>,
         mut each: impl FnMut(Seq),
     ) -> Result<Seq> {
         if self.applied() < until {
@@ -512,7 +512,10 @@ impl Folder {
         let mut from = self.applied();
         // From the log's start, the items met so far are known; looking up the earlier version
         // of every other one (a seek in the log's item index each) was a quarter of a rebuild.
-        let mut seen: Option<Seen> = (from == Seq(0)).then(Seen::default);
+        // A rebuild's decoder keeps them once for all its groups; a folder reading the log for
+        // itself keeps its own.
+        let mut seen: Option<Seen> =
+            (from == Seq(0) && matches!(source, Source::Log)).then(Seen::default);
         // And the counters read back often stay in memory, not only in the last overlay.
         let mut resident = match from {
             Seq(0) => Resident::for_fold_from_start(self.store.db(), &self.projections, |i| {
@@ -521,13 +524,13 @@ impl Folder {
             _ => None,
         };
         while from < until {
-            let commits = match source {
-                Source::Log => Arc::new(self.commits_after(from, until)?),
+            let run = match source {
+                Source::Log => Arc::new(Run::new(self.commits_after(from, until)?, seen.as_mut())),
                 Source::Shared(chunks) => chunks.recv().map_err(|_| Error::Stopped {
                     applied: self.applied(),
                 })?,
             };
-            for commit in commits.iter() {
+            for (k, commit) in run.commits.iter().enumerate() {
                 if commit.seq <= from {
                     continue;
                 }
@@ -536,10 +539,8 @@ impl Folder {
                 }
                 from = commit.seq;
                 let layers = [Some(&current), writing.as_ref().map(|w| &*w.overlay)];
-                let folded = self.fold(commit, &layers, seen.as_ref(), resident.as_ref())?;
-                if let Some(seen) = seen.as_mut() {
-                    seen.extend(commit.changes.iter().map(|c| c.id));
-                }
+                let first = run.first.as_ref().map(|first| &*first[k]);
+                let folded = self.fold(commit, &layers, first, resident.as_ref())?;
                 let Some(folded) = folded else {
                     continue;
                 };
@@ -663,7 +664,7 @@ enum Source<'r> {
     Log,
     /// Decoded once for every group of a rebuild, in order from the log's start
     /// ([`Folder::catch_up_shared`]).
-    Shared(&'r Receiver<Arc<Vec<Commit>>>),
+    Shared(&'r Receiver<Arc<Run>>),
 }
 
 /// Changes decoded at once by a folder reading the log for itself (a catch-up; a rebuild's groups
@@ -701,8 +702,33 @@ pub(crate) fn commits_after(
     Ok(commits)
 }
 
-/// The items a fold from the log's start has met.
-type Seen = std::collections::HashSet<Id, foldhash::fast::RandomState>;
+/// A run of commits in log order, as a bulk catch-up folds them.
+pub(crate) struct Run {
+    pub commits: Vec<Commit>,
+    /// For a run read from the log's start on: for each commit, which of its changes are the
+    /// first change of their item in the log.
+    pub first: Option<Vec<Box<[bool]>>>,
+}
+
+impl Run {
+    /// `commits`, marked against `seen` when given (which must hold every item changed by the
+    /// commits before them) and added to it.
+    pub(crate) fn new(commits: Vec<Commit>, seen: Option<&mut Seen>) -> Run {
+        let first = seen.map(|seen| {
+            commits
+                .iter()
+                // An item a commit changes twice is first only at its first change; the second
+                // finds no earlier version before the commit either, so the prior is the same.
+                .map(|commit| commit.changes.iter().map(|c| seen.insert(c.id)).collect())
+                .collect()
+        });
+        Run { commits, first }
+    }
+}
+
+/// The items a fold from the log's start has met. At ten million items it is ~150 MiB, so a
+/// rebuild keeps one for all its groups.
+pub(crate) type Seen = std::collections::HashSet<Id, foldhash::fast::RandomState>;
 
 /// A catch-up at least this many commits long folds through an [`WriteOverlay`].
 const BULK_FROM_COMMITS: u64 = 64;

@@ -7,7 +7,8 @@
 //! writes only its own column families (`FoldCtx` checks this in debug builds). So a group that
 //! folds its projections alone, reading its own writes back, writes what the one thread would
 //! have. The log is decoded once, on a thread of its own, and each decoded run of commits is
-//! handed to every group (decoding had been a tenth of each group's thread).
+//! handed to every group (decoding had been a tenth of each group's thread), marked with the
+//! changes that make their item, so that one set of the items met serves every group.
 //!
 //! Why it may skip the write-ahead log: the rebuild marks itself in progress in `rm_meta`
 //! ([`IN_PROGRESS_KEY`], written through the WAL and fsync'd) before emptying anything, and
@@ -18,12 +19,12 @@
 
 use std::sync::{Arc, mpsc};
 
-use catalog_log_core::{Commit, Log, Seq, Store};
+use catalog_log_core::{Log, Seq, Store};
 use rocksdb::{FlushOptions, WriteOptions};
 
 use crate::Folder;
 use crate::error::{Error, Result};
-use crate::fold::{self, META_CF, OVERLAY_BYTES, cf};
+use crate::fold::{self, META_CF, OVERLAY_BYTES, Run, Seen, cf};
 use crate::projections::{self, Projection};
 
 /// The mark of a full rebuild under way, in `rm_meta`.
@@ -76,7 +77,7 @@ pub(crate) fn rebuild_all_with(
         .iter()
         // No room in the channel: the decoder hands a run over only when the group takes it,
         // so no group is more than one run ahead of another and no run waits decoded.
-        .map(|_| mpsc::sync_channel::<Arc<Vec<Commit>>>(0))
+        .map(|_| mpsc::sync_channel::<Arc<Run>>(0))
         .unzip();
     let (results, decoded): (Vec<Result<Seq>>, Result<()>) = std::thread::scope(|scope| {
         let decoder = std::thread::Builder::new()
@@ -156,13 +157,16 @@ fn joined<T>(thread: Result<std::thread::ScopedJoinHandle<'_, Result<T>>>) -> Re
     }
 }
 
-/// Decodes the log up to `until` once, sending each run of commits to every group in order.
-/// Stops quietly when a group has gone (it failed, and says why).
-fn decode(log: &Log, until: Seq, groups: &[mpsc::SyncSender<Arc<Vec<Commit>>>]) -> Result<()> {
+/// Decodes the log up to `until` once, sending each run of commits to every group in order,
+/// marked with the changes that make their item. Stops quietly when a group has gone (it failed,
+/// and says why).
+fn decode(log: &Log, until: Seq, groups: &[mpsc::SyncSender<Arc<Run>>]) -> Result<()> {
     let mut from = Seq(0);
+    let mut seen = Seen::default();
     while from < until {
-        let chunk = Arc::new(fold::commits_after(log, from, until, CHUNK_CHANGES)?);
-        from = chunk.last().map_or(until, |commit| commit.seq);
+        let commits = fold::commits_after(log, from, until, CHUNK_CHANGES)?;
+        from = commits.last().map_or(until, |commit| commit.seq);
+        let chunk = Arc::new(Run::new(commits, Some(&mut seen)));
         for group in groups {
             if group.send(chunk.clone()).is_err() {
                 return Ok(());
