@@ -14,6 +14,7 @@
 //! - `record` — the stored item record, `StoredItem`, `Lookup`, answer bytes and ETags.
 //! - `fold` — the `FoldCtx` a projection writes through, `Folder` (shared with `replay`), `reset`.
 //! - `overlay` — one commit's writes, and the overlay a long catch-up gathers them in.
+//! - `packed` — byte keys to byte values packed into chunks (what `resident` holds).
 //! - `resident` — key ranges a fold from the log's start holds whole in memory (counters read back
 //!   often), so reading them never reaches the store.
 //! - `rebuild` — `rebuild_all`: a full rebuild on several threads (disjoint groups of
@@ -41,6 +42,7 @@ mod export;
 pub mod fold;
 mod keys;
 mod overlay;
+mod packed;
 mod projections;
 mod read;
 mod rebuild;

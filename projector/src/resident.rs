@@ -8,25 +8,26 @@
 //! itself, so a copy of those writes is the whole range: a key it lacks is absent, and no read of
 //! the range reaches the store.
 //!
+//! The keys and values are packed ([`PackedMap`]): held as boxed slices in a hash map they cost
+//! several times their bytes, and their churn kept the fold's memory from being given back.
+//!
 //! A projection names its ranges ([`Projection::resident`]); they must stay sized by the
 //! catalog's events, publications, files and dates, never by all its items, since they are held
 //! for the whole fold.
 
-use std::collections::HashMap;
-
-use foldhash::fast::RandomState;
 use rocksdb::{DB, Direction, IteratorMode};
 
 use crate::error::Result;
 use crate::fold::cf;
 use crate::overlay::Op;
+use crate::packed::PackedMap;
 use crate::projections::Projection;
 
 /// Every key and value under one prefix of one column family.
 struct Range {
     cf: &'static str,
     prefix: &'static [u8],
-    keys: HashMap<Box<[u8]>, Box<[u8]>, RandomState>,
+    keys: PackedMap,
 }
 
 impl Range {
@@ -67,7 +68,7 @@ impl Resident {
                     ranges.push(Range {
                         cf: cf_name,
                         prefix,
-                        keys: HashMap::default(),
+                        keys: PackedMap::default(),
                     });
                 }
             }
@@ -81,7 +82,7 @@ impl Resident {
         self.ranges
             .iter()
             .find(|r| r.holds(cf_name, key))
-            .map(|range| range.keys.get(key).map(|value| &**value))
+            .map(|range| range.keys.get(key))
     }
 
     /// Takes in one commit's writes (those in a resident range), so [`Resident::get`] answers as
@@ -92,14 +93,8 @@ impl Resident {
                 continue;
             };
             match &op.value {
-                Some(value) => {
-                    range
-                        .keys
-                        .insert(op.key.as_slice().into(), value.as_slice().into());
-                }
-                None => {
-                    range.keys.remove(op.key.as_slice());
-                }
+                Some(value) => range.keys.insert(&op.key, value),
+                None => range.keys.remove(&op.key),
             }
         }
     }

@@ -1,0 +1,228 @@
+//! A map of byte keys to byte values packed into large chunks, for what a fold holds in memory
+//! for its whole length ([`crate::resident`]).
+//!
+//! A `HashMap<Box<[u8]>, Box<[u8]>>` costs two allocations per key (about 100 bytes with the
+//! table's slot for a key and a counter of ~20 bytes), and every update of a counter freed one
+//! value and allocated another. At ten million items a fold holds millions of such keys, and
+//! those small long-lived allocations, mixed into the pages of the fold's short-lived ones, kept
+//! most of those pages from being given back (BENCHMARKS.md, "the rebuild's memory"). Here a key
+//! and its value sit side by side in a chunk of 1 MiB, the table holds 16 bytes per key, and a
+//! value rewritten at its old length (every counter) is overwritten where it is.
+
+use foldhash::fast::RandomState;
+use hashbrown::HashTable;
+use std::hash::BuildHasher;
+
+/// Bytes in a chunk; a key and value longer than this get a chunk of their own.
+const CHUNK: usize = 1 << 20;
+
+/// Where one key and its value are: `chunk`, from `at`, the key's bytes then the value's.
+#[derive(Clone, Copy)]
+struct Slot {
+    chunk: u32,
+    at: u32,
+    key_len: u32,
+    value_len: u32,
+}
+
+impl Slot {
+    fn key(self) -> std::ops::Range<usize> {
+        let at = self.at as usize;
+        at..at + self.key_len as usize
+    }
+
+    fn value(self) -> std::ops::Range<usize> {
+        let at = self.at as usize + self.key_len as usize;
+        at..at + self.value_len as usize
+    }
+
+    fn len(self) -> usize {
+        self.key_len as usize + self.value_len as usize
+    }
+}
+
+/// Byte keys to byte values, in chunks.
+#[derive(Default)]
+pub(crate) struct PackedMap {
+    table: HashTable<Slot>,
+    chunks: Vec<Vec<u8>>,
+    hasher: RandomState,
+    /// Bytes in the chunks no slot points at any more (values moved or keys removed).
+    garbage: usize,
+    /// Bytes in the chunks, live or not.
+    used: usize,
+}
+
+impl PackedMap {
+    pub fn get(&self, key: &[u8]) -> Option<&[u8]> {
+        let hash = self.hasher.hash_one(key);
+        self.table
+            .find(hash, |slot| self.bytes(*slot, Slot::key) == key)
+            .map(|slot| self.bytes(*slot, Slot::value))
+    }
+
+    pub fn insert(&mut self, key: &[u8], value: &[u8]) {
+        let hash = self.hasher.hash_one(key);
+        let chunks = &mut self.chunks;
+        if let Some(slot) = self
+            .table
+            .find_mut(hash, |slot| chunks[slot.chunk as usize][slot.key()] == *key)
+        {
+            if slot.value_len as usize == value.len() {
+                chunks[slot.chunk as usize][slot.value()].copy_from_slice(value);
+                return;
+            }
+            self.garbage += slot.len();
+            *slot = append(chunks, &mut self.used, key, value);
+        } else {
+            let slot = append(chunks, &mut self.used, key, value);
+            let (chunks, hasher) = (&self.chunks, &self.hasher);
+            self.table.insert_unique(hash, slot, |slot| {
+                hasher.hash_one(&chunks[slot.chunk as usize][slot.key()])
+            });
+        }
+        self.compact_if_wasteful();
+    }
+
+    pub fn remove(&mut self, key: &[u8]) {
+        let hash = self.hasher.hash_one(key);
+        let chunks = &self.chunks;
+        if let Ok(found) = self
+            .table
+            .find_entry(hash, |slot| chunks[slot.chunk as usize][slot.key()] == *key)
+        {
+            let (slot, _) = found.remove();
+            self.garbage += slot.len();
+            self.compact_if_wasteful();
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    fn bytes(&self, slot: Slot, part: fn(Slot) -> std::ops::Range<usize>) -> &[u8] {
+        &self.chunks[slot.chunk as usize][part(slot)]
+    }
+
+    /// Copies the live keys and values into fresh chunks once more than half the bytes are
+    /// garbage (and there are a few chunks of it), so memory stays within twice what is held.
+    fn compact_if_wasteful(&mut self) {
+        if self.garbage < 4 * CHUNK || self.garbage * 2 < self.used {
+            return;
+        }
+        let old = std::mem::take(&mut self.chunks);
+        self.used = 0;
+        self.garbage = 0;
+        for slot in &mut self.table {
+            let bytes = &old[slot.chunk as usize][slot.at as usize..][..slot.len()];
+            let (key, value) = bytes.split_at(slot.key_len as usize);
+            *slot = append(&mut self.chunks, &mut self.used, key, value);
+        }
+    }
+}
+
+/// Writes `key` then `value` at the end of the last chunk (a new one when they do not fit).
+fn append(chunks: &mut Vec<Vec<u8>>, used: &mut usize, key: &[u8], value: &[u8]) -> Slot {
+    let len = key.len() + value.len();
+    let fits = chunks
+        .last()
+        .is_some_and(|chunk| chunk.capacity() - chunk.len() >= len);
+    if !fits {
+        chunks.push(Vec::with_capacity(len.max(CHUNK)));
+    }
+    let chunk_index = chunks.len() - 1;
+    let chunk = &mut chunks[chunk_index];
+    let at = chunk.len();
+    chunk.extend_from_slice(key);
+    chunk.extend_from_slice(value);
+    *used += len;
+    let narrow = |n: usize| u32::try_from(n).expect("a resident range stays far below 4 GiB");
+    Slot {
+        chunk: narrow(chunk_index),
+        at: narrow(at),
+        key_len: narrow(key.len()),
+        value_len: narrow(value.len()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use proptest::prelude::*;
+
+    use super::*;
+
+    #[derive(Debug, Clone)]
+    enum Step {
+        Insert(Vec<u8>, Vec<u8>),
+        Remove(Vec<u8>),
+    }
+
+    fn step() -> impl Strategy<Value = Step> {
+        // Few distinct keys, so that updates and removals hit keys held; values of a few
+        // lengths, so that some rewrite in place and some move.
+        let key = proptest::collection::vec(0u8..4, 1..4);
+        let value = proptest::collection::vec(any::<u8>(), 0..12);
+        prop_oneof![
+            3 => (key.clone(), value).prop_map(|(k, v)| Step::Insert(k, v)),
+            1 => key.prop_map(Step::Remove),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn answers_as_a_hash_map_does(steps in proptest::collection::vec(step(), 0..200)) {
+            let mut packed = PackedMap::default();
+            let mut model: HashMap<Vec<u8>, Vec<u8>> = HashMap::new();
+            for step in steps {
+                match step {
+                    Step::Insert(k, v) => {
+                        packed.insert(&k, &v);
+                        model.insert(k, v);
+                    }
+                    Step::Remove(k) => {
+                        packed.remove(&k);
+                        model.remove(&k);
+                    }
+                }
+                prop_assert_eq!(packed.len(), model.len());
+            }
+            for a in 0u8..4 {
+                for b in 0u8..4 {
+                    for key in [vec![a], vec![a, b], vec![a, b, a]] {
+                        prop_assert_eq!(packed.get(&key), model.get(&key).map(|v| &v[..]));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn compacting_keeps_every_key_and_bounds_the_garbage() {
+        let mut packed = PackedMap::default();
+        // Values that grow by a byte each time move on every write, leaving garbage behind.
+        for round in 0..64usize {
+            for i in 0..20_000u32 {
+                packed.insert(&i.to_be_bytes(), &vec![round as u8; round % 8 + 1]);
+            }
+        }
+        assert_eq!(packed.len(), 20_000);
+        for i in 0..20_000u32 {
+            assert_eq!(packed.get(&i.to_be_bytes()), Some(&[63u8; 8][..]));
+        }
+        assert!(
+            packed.garbage < 4 * CHUNK || packed.garbage * 2 < packed.used,
+            "garbage {} of {}",
+            packed.garbage,
+            packed.used
+        );
+        // A value longer than a chunk gets one of its own.
+        let long = vec![7u8; CHUNK + 10];
+        packed.insert(b"long", &long);
+        assert_eq!(packed.get(b"long"), Some(&long[..]));
+        packed.remove(b"long");
+        assert_eq!(packed.get(b"long"), None);
+    }
+}
