@@ -41,6 +41,12 @@ impl Slot {
     }
 }
 
+/// The key `slot` points at. A free function, not a method, so that it can be called while the
+/// table is borrowed mutably beside the chunks.
+fn key_of(chunks: &[Vec<u8>], slot: Slot) -> &[u8] {
+    &chunks[slot.chunk as usize][slot.key()]
+}
+
 /// Byte keys to byte values, in chunks.
 #[derive(Default)]
 pub(crate) struct PackedMap {
@@ -57,8 +63,8 @@ impl PackedMap {
     pub fn get(&self, key: &[u8]) -> Option<&[u8]> {
         let hash = self.hasher.hash_one(key);
         self.table
-            .find(hash, |slot| self.bytes(*slot, Slot::key) == key)
-            .map(|slot| self.bytes(*slot, Slot::value))
+            .find(hash, |slot| key_of(&self.chunks, *slot) == key)
+            .map(|slot| &self.chunks[slot.chunk as usize][slot.value()])
     }
 
     pub fn insert(&mut self, key: &[u8], value: &[u8]) {
@@ -66,7 +72,7 @@ impl PackedMap {
         let chunks = &mut self.chunks;
         if let Some(slot) = self
             .table
-            .find_mut(hash, |slot| chunks[slot.chunk as usize][slot.key()] == *key)
+            .find_mut(hash, |slot| key_of(chunks, *slot) == key)
         {
             if slot.value_len as usize == value.len() {
                 chunks[slot.chunk as usize][slot.value()].copy_from_slice(value);
@@ -77,9 +83,8 @@ impl PackedMap {
         } else {
             let slot = append(chunks, &mut self.used, key, value);
             let (chunks, hasher) = (&self.chunks, &self.hasher);
-            self.table.insert_unique(hash, slot, |slot| {
-                hasher.hash_one(&chunks[slot.chunk as usize][slot.key()])
-            });
+            self.table
+                .insert_unique(hash, slot, |slot| hasher.hash_one(key_of(chunks, *slot)));
         }
         self.compact_if_wasteful();
     }
@@ -89,7 +94,7 @@ impl PackedMap {
         let chunks = &self.chunks;
         if let Ok(found) = self
             .table
-            .find_entry(hash, |slot| chunks[slot.chunk as usize][slot.key()] == *key)
+            .find_entry(hash, |slot| key_of(chunks, *slot) == key)
         {
             let (slot, _) = found.remove();
             self.garbage += slot.len();
@@ -99,10 +104,6 @@ impl PackedMap {
 
     pub fn len(&self) -> usize {
         self.table.len()
-    }
-
-    fn bytes(&self, slot: Slot, part: fn(Slot) -> std::ops::Range<usize>) -> &[u8] {
-        &self.chunks[slot.chunk as usize][part(slot)]
     }
 
     /// Copies the live keys and values into fresh chunks once more than half the bytes are
