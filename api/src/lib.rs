@@ -14,8 +14,7 @@
 //!   for the lower crates' errors.
 //! - `extract` — strict query, JSON and path extractors; limits, ids, field names.
 //! - `cursor` — opaque, checked paging cursors.
-//! - `point_reads` — whether a GET's point read runs in place or on its disk threads, decided
-//!   by whether the last reads went to the disk (in place while they come from memory).
+//! - `point_reads` — the threads the item GET's point reads run on, off the async threads.
 //! - `ratelimit` — per-address and per-account request budgets; `login_limits` — the sign-in
 //!   budgets and the password-hashing slots.
 //! - `http` — answers and cache classes, the ETag/304 layer, identity (auth + rate limit)

@@ -1,65 +1,38 @@
-//! Where a route's point read of a read model runs: in place on the async thread while the reads
-//! come from memory, on a fixed set of disk threads ([`DISK_THREADS`]) while they go to the disk.
+//! The threads the item GET's point reads run on: a fixed set of their own ([`READ_THREADS`]),
+//! never the async threads that serve the connections.
 //!
-//! A point read served from the page cache takes some microseconds, less than the hand-off to
-//! the blocking pool, which cost the item GET a third of its throughput on a catalog that fits
-//! in memory. A read that goes to the disk blocks its tokio worker, and every connection that
-//! worker serves waits with it: with a worker a core, at most as many reads are in flight as
-//! there are cores, where a disk answers several times as many random reads a second at a queue
-//! depth of 64 as at 2 (BENCHMARKS.md, issue 17: a GET of a 10,000,000-item catalog larger than
-//! the machine's memory kept the server's threads on the CPU a seventh of the time).
+//! Measured on the 1,000,000-item catalog with every table in the page cache (BENCHMARKS.md,
+//! "the GET beside a bare axum server"), reads handed to these threads served 1.2-1.9x the GETs
+//! and 1.1-1.8x the 304s a second of reads run in place on the two tokio workers, at less CPU a
+//! request (28-44 µs of user time against 52-66): each thread runs a run of like work, the workers
+//! the HTTP and these the store's, where in place every request interleaved hyper's code and data
+//! with RocksDB's. At one connection the hand-off costs two wake-ups, some tens of µs a GET. A read from the disk is the other reason: in place it blocks its worker and every
+//! connection that worker serves, while sixteen threads keep that many reads in flight, and a disk
+//! answers several times as many random reads a second at a queue depth of 16 as at 2.
 //!
-//! So one read in [`SAMPLE_EVERY`] is watched: whether its thread read from the disk meanwhile
-//! (the kernel's count of the thread's block reads, which a page-cache hit leaves alone; the
-//! time a read takes was no signal, a thread preempted mid-read under load looked as slow as a
-//! disk read). Each window of [`WINDOW`] watched reads decides where the next ones run: in place
-//! until more than one in [`TO_POOL_PER`] went to the disk, then on the disk threads until fewer
-//! than one in [`BACK_PER`] does.
+//! Not tokio's blocking pool: it starts a thread whenever none is idle, and a read for each of 64
+//! connections grew it by a hundred threads and the server's RSS by 200 MiB.
 
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use crate::error::ApiError;
 
-/// One read in this many is watched.
-pub(crate) const SAMPLE_EVERY: u32 = 8;
-/// The watched reads each decision is made over.
-pub(crate) const WINDOW: u32 = 1024;
-/// More disk reads than a window's `1 / TO_POOL_PER` move the reads to the disk threads.
-pub(crate) const TO_POOL_PER: u32 = 20;
-/// Fewer than a window's `1 / BACK_PER` bring them back in place.
-pub(crate) const BACK_PER: u32 = 100;
+/// Threads point reads run on. A disk answers most of what it can at this queue depth (this
+/// machine's: 89k random reads/s at 16 against 127k at 64), and a fixed set of threads keeps the
+/// server's memory fixed.
+pub(crate) const READ_THREADS: usize = 16;
 
-/// Threads point reads run on while they go to the disk. A disk answers most of what it can at
-/// this queue depth (this machine's: 89k random reads/s at 16 against 127k at 64), and a fixed
-/// set of threads keeps the server's memory fixed: on tokio's blocking pool, which starts a
-/// thread whenever none is idle, a read for each of 64 connections grew it by a hundred threads
-/// and the server's RSS by 200 MiB.
-pub(crate) const DISK_THREADS: usize = 16;
-
-/// A read handed to the disk threads.
+/// A read handed to the read threads.
 type Job = Box<dyn FnOnce() + Send>;
 
-/// Where point reads run now, and the current window's counts.
+/// The read threads' queue, made at the first read.
 #[derive(Debug, Default)]
 pub struct PointReads {
-    /// The disk threads' queue, made when reads first go to the disk.
-    disk_threads: OnceLock<crossbeam::channel::Sender<Job>>,
-    on_pool: AtomicBool,
-    /// Reads run, for the sampling.
-    reads: AtomicU32,
-    /// Watched reads in the current window, and those of them that read from the disk.
-    watched: AtomicU32,
-    from_disk: AtomicU32,
+    threads: OnceLock<crossbeam::channel::Sender<Job>>,
 }
 
 impl PointReads {
-    /// Whether reads run on the disk threads now.
-    pub fn on_pool(&self) -> bool {
-        self.on_pool.load(Ordering::Relaxed)
-    }
-
-    /// Runs `read` with `context` where reads run now.
+    /// Runs `read` with `context` on a read thread and answers its result.
     pub(crate) async fn run<C, T, E, F>(&self, context: &C, read: F) -> Result<T, ApiError>
     where
         C: Clone + Send + 'static,
@@ -67,41 +40,27 @@ impl PointReads {
         T: Send + 'static,
         E: Into<ApiError> + Send + 'static,
     {
-        let watch = self
-            .reads
-            .fetch_add(1, Ordering::Relaxed)
-            .is_multiple_of(SAMPLE_EVERY);
-        if !self.on_pool() {
-            let (out, disk) = watched(watch, || read(context));
-            if let Some(disk) = disk {
-                self.record(disk);
-            }
-            return out.map_err(Into::into);
-        }
         let context = context.clone();
         let (done, answer) = tokio::sync::oneshot::channel();
         let job: Job = Box::new(move || {
             // The route may have gone (its client hung up): the answer is not wanted then.
-            let _ = done.send(watched(watch, || read(&context)));
+            let _ = done.send(read(&context));
         });
-        self.disk_threads()
+        self.threads()
             .send(job)
-            .map_err(|_| ApiError::Internal("the disk threads are gone".to_owned()))?;
-        let (out, disk) = answer
+            .map_err(|_| ApiError::Internal("the point-read threads are gone".to_owned()))?;
+        answer
             .await
-            .map_err(|_| ApiError::Internal("a point read failed on a disk thread".to_owned()))?;
-        if let Some(disk) = disk {
-            self.record(disk);
-        }
-        out.map_err(Into::into)
+            .map_err(|_| ApiError::Internal("a point read failed on its thread".to_owned()))?
+            .map_err(Into::into)
     }
 
-    /// The disk threads' queue; the first call starts them. A read that panics is dropped with
+    /// The read threads' queue; the first call starts them. A read that panics is dropped with
     /// its answer (the route answers 500), and its thread goes on.
-    fn disk_threads(&self) -> &crossbeam::channel::Sender<Job> {
-        self.disk_threads.get_or_init(|| {
+    fn threads(&self) -> &crossbeam::channel::Sender<Job> {
+        self.threads.get_or_init(|| {
             let (queue, jobs) = crossbeam::channel::unbounded::<Job>();
-            for n in 0..DISK_THREADS {
+            for n in 0..READ_THREADS {
                 let jobs = jobs.clone();
                 let started = std::thread::Builder::new()
                     .name(format!("point-read-{n}"))
@@ -117,154 +76,31 @@ impl PointReads {
             queue
         })
     }
-
-    /// Counts one watched read; the last of a window decides where the next window's run.
-    pub(crate) fn record(&self, from_disk: bool) {
-        if from_disk {
-            self.from_disk.fetch_add(1, Ordering::Relaxed);
-        }
-        if self.watched.fetch_add(1, Ordering::Relaxed) + 1 < WINDOW {
-            return;
-        }
-        // Reads counted while the window closes land in this window or the next: the decision
-        // needs a rate, not an exact count.
-        self.watched.store(0, Ordering::Relaxed);
-        let from_disk = self.from_disk.swap(0, Ordering::Relaxed);
-        let on_pool = self.on_pool();
-        if !on_pool && from_disk > WINDOW / TO_POOL_PER {
-            self.on_pool.store(true, Ordering::Relaxed);
-            tracing::info!(
-                from_disk,
-                watched = WINDOW,
-                "point reads go to the disk: moved to the disk threads"
-            );
-        } else if on_pool && from_disk < WINDOW / BACK_PER {
-            self.on_pool.store(false, Ordering::Relaxed);
-            tracing::info!(
-                from_disk,
-                watched = WINDOW,
-                "point reads come from memory: run in place again"
-            );
-        }
-    }
-}
-
-/// Runs `read`; when `watch`, also says whether its thread read from the disk meanwhile (`None`
-/// where the system does not count it).
-fn watched<T>(watch: bool, read: impl FnOnce() -> T) -> (T, Option<bool>) {
-    if !watch {
-        return (read(), None);
-    }
-    let before = disk_reads();
-    let out = read();
-    let disk = before.zip(disk_reads()).map(|(b, a)| a > b);
-    (out, disk)
-}
-
-/// The calling thread's reads from the disk so far, in the kernel's blocks.
-#[cfg(target_os = "linux")]
-fn disk_reads() -> Option<i64> {
-    use nix::sys::resource::{UsageWho, getrusage};
-    getrusage(UsageWho::RUSAGE_THREAD)
-        .ok()
-        .map(|usage| usage.block_reads())
-}
-
-#[cfg(not(target_os = "linux"))]
-fn disk_reads() -> Option<i64> {
-    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn window(reads: &PointReads, from_disk: u32) {
-        for i in 0..WINDOW {
-            reads.record(i < from_disk);
-        }
-    }
-
-    #[test]
-    fn reads_move_to_the_pool_past_one_in_twenty_from_disk_and_back_below_one_in_a_hundred() {
-        let reads = PointReads::default();
-        window(&reads, WINDOW / TO_POOL_PER);
-        assert!(!reads.on_pool(), "at the threshold reads stay in place");
-        window(&reads, WINDOW / TO_POOL_PER + 1);
-        assert!(reads.on_pool());
-        // Between the two thresholds nothing changes.
-        window(&reads, WINDOW / BACK_PER);
-        assert!(
-            reads.on_pool(),
-            "at the way back's threshold reads stay on the pool"
-        );
-        window(&reads, WINDOW / BACK_PER - 1);
-        assert!(!reads.on_pool());
-        window(&reads, WINDOW / BACK_PER);
-        assert!(!reads.on_pool());
-    }
-
-    #[test]
-    fn a_window_decides_only_once_it_is_full() {
-        let reads = PointReads::default();
-        for _ in 0..WINDOW - 1 {
-            reads.record(true);
-        }
-        assert!(!reads.on_pool());
-        reads.record(true);
-        assert!(reads.on_pool());
-    }
-
-    #[test]
-    fn a_read_from_the_page_cache_is_not_from_the_disk_and_one_past_it_is() {
-        let dir = tempfile::tempdir().expect("dir");
-        let path = dir.path().join("blocks");
-        std::fs::write(&path, vec![7u8; 1 << 20]).expect("write");
-        // Just written and read once, so in the page cache. (The first read after the write was
-        // once counted as a disk read in the full suite on a loaded machine; cause not found.)
-        std::fs::read(&path).expect("read");
-        let (bytes, disk) = watched(true, || std::fs::read(&path).expect("read"));
-        assert_eq!(bytes.len(), 1 << 20);
-        assert_eq!(disk, Some(false));
-        assert_eq!(watched(false, || 1).1, None);
-        // A read with O_DIRECT bypasses the page cache and counts as the disk's wherever the
-        // file system allows it (tmpfs does not; then there is nothing to check).
-        use std::os::unix::fs::OpenOptionsExt as _;
-        if let Ok(mut file) = std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(nix::libc::O_DIRECT)
-            .open(&path)
-        {
-            let (read, disk) = watched(true, || direct_read(&mut file));
-            if read.is_ok() {
-                assert_eq!(disk, Some(true));
-            }
-        }
-    }
-
-    /// One aligned 4 KiB read (O_DIRECT wants an aligned buffer).
-    fn direct_read(file: &mut std::fs::File) -> std::io::Result<usize> {
-        use std::io::Read as _;
-        let mut buffer = vec![0u8; 8192];
-        let at = buffer.as_ptr().align_offset(4096);
-        file.read(&mut buffer[at..at + 4096])
-    }
-
     #[tokio::test]
-    async fn a_read_runs_in_place_or_on_another_thread_as_decided() {
+    async fn a_read_runs_on_a_read_thread_and_answers_its_result() {
         let reads = PointReads::default();
-        let here = std::thread::current().id();
-        let ran_on = |_: &()| Ok::<_, ApiError>(std::thread::current().id());
-        assert_eq!(reads.run(&(), ran_on).await.expect("read"), here);
-        window(&reads, WINDOW);
-        assert!(reads.on_pool());
-        assert_ne!(reads.run(&(), ran_on).await.expect("read"), here);
+        let ran_on = |_: &()| Ok::<_, ApiError>(std::thread::current().name().map(str::to_owned));
+        let name = reads.run(&(), ran_on).await.expect("read");
+        assert!(
+            name.as_deref()
+                .is_some_and(|n| n.starts_with("point-read-")),
+            "ran on {name:?}"
+        );
+        // The context reaches the read.
+        let doubled = reads.run(&21u32, |n: &u32| Ok::<_, ApiError>(n * 2));
+        assert_eq!(doubled.await.expect("read"), 42);
         // A read that panics answers 500, and the threads go on.
         let panicked = reads.run(&(), |_: &()| -> Result<(), ApiError> {
             panic!("a broken read")
         });
         assert!(matches!(panicked.await, Err(ApiError::Internal(_))));
-        assert_ne!(reads.run(&(), ran_on).await.expect("read"), here);
+        assert!(reads.run(&(), ran_on).await.expect("read").is_some());
         // The read's error is the route's.
         let failed = reads
             .run(&(), |_: &()| {
@@ -272,5 +108,19 @@ mod tests {
             })
             .await;
         assert!(matches!(failed, Err(ApiError::NotFound(_))));
+    }
+
+    #[tokio::test]
+    async fn reads_from_many_tasks_at_once_all_answer() {
+        let reads = std::sync::Arc::new(PointReads::default());
+        let tasks: Vec<_> = (0..(READ_THREADS as u64) * 8)
+            .map(|i| {
+                let reads = reads.clone();
+                tokio::spawn(async move { reads.run(&i, |i: &u64| Ok::<_, ApiError>(*i)).await })
+            })
+            .collect();
+        for (i, task) in tasks.into_iter().enumerate() {
+            assert_eq!(task.await.expect("task").expect("read"), i as u64);
+        }
     }
 }

@@ -102,7 +102,7 @@ pub struct Shared {
     pub login_limits: Arc<LoginLimits>,
     /// Places for requests in progress (`Settings::max_in_flight`).
     pub in_flight: Arc<tokio::sync::Semaphore>,
-    /// Whether the item GET's point reads run in place or on the disk threads now.
+    /// The threads the item GET's point reads run on.
     pub point_reads: Arc<PointReads>,
     pub settings: Settings,
     /// Set on a mirror (`catalog mirror`): its primary and lag; writes are then refused.

@@ -166,8 +166,7 @@ async fn one(
     // A revalidation is answered from the item's ETag alone where every reader is served the
     // same answer; otherwise (and when the tag differs) the answer is read and the conditional
     // layer compares as for any route.
-    // Each is one point lookup of ready bytes: in place while the store's blocks come from
-    // memory, on the disk threads while they come from the disk (`point_reads`).
+    // Each is one point lookup of ready bytes, run on the point-read threads (`point_reads`).
     let reads = &state.point_reads;
     if if_none_match.is_some()
         && let Some(etag) = reads
