@@ -6,9 +6,11 @@
 //! and 1.1-1.8x the 304s a second of reads run in place on the two tokio workers, at less CPU a
 //! request (28-44 µs of user time against 52-66): each thread runs a run of like work, the workers
 //! the HTTP and these the store's, where in place every request interleaved hyper's code and data
-//! with RocksDB's. At one connection the hand-off costs two wake-ups, some tens of µs a GET. A read from the disk is the other reason: in place it blocks its worker and every
-//! connection that worker serves, while sixteen threads keep that many reads in flight, and a disk
-//! answers several times as many random reads a second at a queue depth of 16 as at 2.
+//! with RocksDB's. At one connection the hand-off costs two wake-ups, some tens of µs a GET.
+//!
+//! A read from the disk is the other reason: in place it blocks its worker and every connection
+//! that worker serves, while sixteen threads keep that many reads in flight, and a disk answers
+//! several times as many random reads a second at a queue depth of 16 as at 2.
 //!
 //! Not tokio's blocking pool: it starts a thread whenever none is idle, and a read for each of 64
 //! connections grew it by a hundred threads and the server's RSS by 200 MiB.
