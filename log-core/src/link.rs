@@ -6,7 +6,7 @@
 //! record cut short, overwritten or missing stops the scan with [`Error::Chain`] naming its
 //! seq, and nothing after it is handed out as good. Opening the log checks its tail this way.
 
-use rocksdb::{DBIteratorWithThreadMode, Direction, IteratorMode};
+use rocksdb::{DBIteratorWithThreadMode, Direction, IteratorMode, ReadOptions};
 
 use crate::commit::{GENESIS_HASH, chain_hash};
 use crate::error::Error;
@@ -115,8 +115,15 @@ impl<'a> Linked<'a> {
             Some(next) => Seq(next).to_key().to_vec(),
             None => vec![0xff; 9],
         };
-        let records = store.db().iterator_cf(
+        // A scan reads commits once, front to back (a restart's reconcile, a catch-up, an edition),
+        // and a commit of a thousand changes is a block of a megabyte: left in the block cache it
+        // would push out the items' small blocks that every GET reads, and glibc, which RocksDB
+        // allocates through, kept the heap they fragmented (BENCHMARKS.md, 2026-12-04 evening).
+        let mut scan = ReadOptions::default();
+        scan.fill_cache(false);
+        let records = store.db().iterator_cf_opt(
             store.log_cf(CF_COMMITS),
+            scan,
             IteratorMode::From(&start, Direction::Forward),
         );
         let (prev, pending) = match hash_of(store, since) {
@@ -214,5 +221,52 @@ mod tests {
         let mut flipped = bytes.clone();
         flipped[20] ^= 1;
         assert!(check(Seq(4), &flipped, &GENESIS_HASH).is_err());
+    }
+
+    /// A scan of the whole log must leave the block cache to the reads that come back to their
+    /// blocks: a restart's reconcile of a big log once filled it with commits.
+    #[test]
+    fn a_scan_of_the_log_leaves_the_block_cache_as_it_was() {
+        use crate::commit::{Expect, NewChange, NewCommit};
+        use crate::log::Log;
+        use catalog_schemas::{Id, ItemType};
+
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), &[]).unwrap();
+        let log = Log::open(&store).unwrap();
+        // Forty commits of 200 changes with ~1 KB of data each: ~8 MB of commit records.
+        for c in 0..40 {
+            let changes = (0..200)
+                .map(|i| NewChange {
+                    id: Id::random(),
+                    ty: ItemType::Work,
+                    path: None,
+                    data: Some(serde_json::json!({ "n": i, "name": { "he": "ס".repeat(500) } })),
+                    merged_into: None,
+                    expect: Expect::Absent,
+                })
+                .collect();
+            log.append(NewCommit {
+                message: format!("commit {c}"),
+                merged_by: "rivka".into(),
+                author: "moshe".into(),
+                suggestion: Some(c),
+                changes,
+            })
+            .unwrap();
+        }
+        store.db().flush_cf(store.log_cf(CF_COMMITS)).unwrap();
+        let before = store.memory().unwrap().block_cache_used;
+        let mut bytes = 0;
+        for entry in Linked::after(&store, Seq(0)) {
+            bytes += entry.unwrap().1.len();
+        }
+        assert!(bytes > 8_000_000, "the scan read {bytes} bytes");
+        let after = store.memory().unwrap().block_cache_used;
+        // The table's index and filter blocks may be cached by the scan; its data blocks not.
+        assert!(
+            after - before < 1_000_000,
+            "the block cache grew from {before} to {after} bytes"
+        );
     }
 }
