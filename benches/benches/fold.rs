@@ -13,6 +13,10 @@
 //! Each group also measures `baseline_log_scan`, reading and decoding every commit of the same log
 //! without folding it, so the figures can be read as ratios to the cost of reading the log in the
 //! same run (this machine's absolute speed varies from run to run).
+//!
+//! `log_scan/summaries` reads the same 100,000-item log, a thousand changes a commit as the
+//! harness's catalog has them, as workflow's reconcile does at every start (each commit's
+//! summary, its changes skipped), beside `log_scan/baseline_log_scan` decoding it whole.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -195,5 +199,23 @@ fn rebuild_100k(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, fold_rate, rebuild_100k);
+fn log_scan(c: &mut Criterion) {
+    const ITEMS: usize = 100_000;
+    let fixture = make_log(ITEMS, 1_000);
+    let mut group = c.benchmark_group("log_scan");
+    group.throughput(Throughput::Elements(ITEMS as u64));
+    group.sample_size(10);
+    group.bench_function("baseline_log_scan", |b| {
+        b.iter(|| black_box(scan_all(&fixture.log)));
+    });
+    group.bench_function("summaries", |b| {
+        b.iter(|| {
+            let summaries = fixture.log.summaries_from(Seq(0));
+            black_box(summaries.map(|s| s.expect("read summary").seq).last())
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, fold_rate, rebuild_100k, log_scan);
 criterion_main!(benches);

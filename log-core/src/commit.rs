@@ -139,6 +139,31 @@ impl Commit {
     }
 }
 
+/// A commit without its changes: who merged it, when, and for which suggestion. Read from a
+/// stored record by [`crate::Log::summaries_from`], which skips over the changes instead of
+/// building them, for scans that only need to know which suggestion each commit merged.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct CommitSummary {
+    pub seq: Seq,
+    pub at: String,
+    #[serde(rename = "mergedBy")]
+    pub merged_by: String,
+    #[serde(default)]
+    pub suggestion: Option<u64>,
+}
+
+impl Commit {
+    /// This commit's [`CommitSummary`].
+    pub fn summary(&self) -> CommitSummary {
+        CommitSummary {
+            seq: self.seq,
+            at: self.at.clone(),
+            merged_by: self.merged_by.clone(),
+            suggestion: self.suggestion,
+        }
+    }
+}
+
 /// `blake3(prev ‖ canonical)`, the canonical bytes given in `parts` (a stored record's check
 /// hashes them in place rather than copying them together).
 pub(crate) fn chain_hash(prev: &[u8; 32], parts: &[&[u8]]) -> [u8; 32] {

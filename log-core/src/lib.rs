@@ -49,7 +49,9 @@ mod store;
 mod verify;
 mod writer;
 
-pub use commit::{Change, Commit, Expect, GENESIS_HASH, NewChange, NewCommit, Revision};
+pub use commit::{
+    Change, Commit, CommitSummary, Expect, GENESIS_HASH, NewChange, NewCommit, Revision,
+};
 pub use error::{Error, StorageError, out_of_space};
 pub use log::Log;
 pub use seq::{Rev, Seq};

@@ -6,7 +6,7 @@
 use catalog_schemas::Id;
 use rocksdb::{DBRawIterator, Direction, IteratorMode};
 
-use crate::commit::{Commit, Revision};
+use crate::commit::{Commit, CommitSummary, Revision};
 use crate::error::Error;
 use crate::heads::Heads;
 use crate::link::Linked;
@@ -80,6 +80,18 @@ impl Log {
         self.raw_from(since).map(|entry| {
             let (seq, bytes) = entry?;
             record::decode_commit(seq, &bytes)
+        })
+    }
+
+    /// The [`CommitSummary`] of every commit after `since`, in order: [`Log::iter_from`] for
+    /// scans that need only who merged what, at a fraction of its cost on large commits.
+    pub fn summaries_from(
+        &self,
+        since: Seq,
+    ) -> impl Iterator<Item = Result<CommitSummary, Error>> + '_ {
+        self.raw_from(since).map(|entry| {
+            let (seq, bytes) = entry?;
+            record::decode_commit_summary(seq, &bytes)
         })
     }
 

@@ -7,7 +7,7 @@ use catalog_schemas::{Id, ItemType};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::commit::{Change, Commit, Revision};
+use crate::commit::{Change, Commit, CommitSummary, Revision};
 use crate::error::Error;
 use crate::seq::{Rev, Seq};
 
@@ -48,6 +48,21 @@ pub fn decode_commit(seq: Seq, bytes: &[u8]) -> Result<Commit, Error> {
         )));
     }
     Ok(commit)
+}
+
+/// Reads a stored commit record's [`CommitSummary`], skipping over its changes, and checks it
+/// is the commit stored under `seq`.
+pub fn decode_commit_summary(seq: Seq, bytes: &[u8]) -> Result<CommitSummary, Error> {
+    let body = open_envelope(bytes, format_args!("commit {seq}"))?;
+    let summary: CommitSummary = serde_json::from_slice(body)
+        .map_err(|err| Error::Corrupt(format!("commit {seq}: {err}")))?;
+    if summary.seq != seq {
+        return Err(Error::Corrupt(format!(
+            "commit {seq}: record says seq {}",
+            summary.seq
+        )));
+    }
+    Ok(summary)
 }
 
 /// The JSON of a stored commit record, without decoding it.
@@ -197,9 +212,48 @@ mod tests {
         fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
             let id = Id::from_bytes(&[1, 2, 3, 4, 5]).unwrap();
             let _ = decode_commit(Seq(1), &bytes);
+            let _ = decode_commit_summary(Seq(1), &bytes);
             let _ = decode_revision(Rev(1), &bytes);
             let _ = decode_item_rev(id, &bytes);
             let _ = parse_item_key(&bytes);
+        }
+
+        #[test]
+        fn a_stored_commit_s_summary_is_the_commit_s(
+            seq in 1u64..u64::MAX,
+            message in ".*",
+            merged_by in ".*",
+            author in ".*",
+            texts in proptest::collection::vec(".*", 0..4),
+            suggestion in proptest::option::of(any::<u64>()),
+        ) {
+            // The changes carry strings that spell the summary's own fields, which the summary
+            // must skip over rather than take.
+            let changes = texts
+                .iter()
+                .enumerate()
+                .map(|(n, text)| Change {
+                    id: Id::from_bytes(&[0, 0, 0, 1, n as u8]).unwrap(),
+                    ty: ItemType::Work,
+                    path: Some(format!("/works/{text}")),
+                    rev: Rev(n as u64 + 1),
+                    data: Some(serde_json::json!({ "suggestion": text, "seq": 0, "at": [text] })),
+                    merged_into: None,
+                })
+                .collect();
+            let mut commit = Commit {
+                seq: Seq(seq),
+                at: "2026-12-04T21:40:00.000Z".into(),
+                message,
+                merged_by,
+                author,
+                changes,
+                suggestion,
+                hash: String::new(),
+            };
+            let stored = envelope(&commit.seal(&[7; 32]));
+            prop_assert_eq!(decode_commit_summary(Seq(seq), &stored).unwrap(), commit.summary());
+            prop_assert!(decode_commit_summary(Seq(seq - 1), &stored).is_err());
         }
 
         #[test]

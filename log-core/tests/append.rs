@@ -93,6 +93,40 @@ fn commits_after_and_iter_from_scan_in_order() {
 }
 
 #[test]
+fn summaries_are_the_commits_without_their_changes() {
+    let (_dir, _store, log) = fresh();
+    for n in 0..4u32 {
+        // Data and a message that look like the summary's own fields must not be taken for them.
+        let mut new = commit(
+            &format!("c{n} \"suggestion\":99 \"seq\":7"),
+            vec![change(
+                id(n),
+                Some(json!({"seq": 7, "suggestion": 99, "mergedBy": "x", "at": "then"})),
+                Expect::Any,
+            )],
+        );
+        new.suggestion = (n % 2 == 1).then_some(100 + u64::from(n));
+        log.append(new).unwrap();
+    }
+    let summaries: Vec<_> = log
+        .summaries_from(Seq(1))
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let commits: Vec<_> = log.iter_from(Seq(1)).collect::<Result<_, _>>().unwrap();
+    assert_eq!(summaries.len(), 3);
+    assert_eq!(
+        summaries,
+        commits.iter().map(|c| c.summary()).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        summaries.iter().map(|s| s.suggestion).collect::<Vec<_>>(),
+        [Some(101), None, Some(103)]
+    );
+    assert_eq!(summaries[0].seq, Seq(2));
+    assert_eq!(summaries[0].merged_by, commits[0].merged_by);
+}
+
+#[test]
 fn nothing_follows_the_largest_seq() {
     let (_dir, _store, log) = fresh();
     log.append(commit("c", vec![change(id(1), None, Expect::Any)]))

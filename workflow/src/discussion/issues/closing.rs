@@ -7,7 +7,7 @@
 //! `wf_meta`, written with the closings, says a suggestion's issues are done, so a replay never
 //! closes again an issue someone reopened after the merge.
 
-use catalog_log_core::Commit;
+use catalog_log_core::CommitSummary;
 
 use crate::discussion::issues::mentions;
 use crate::discussion::issues::record::{IssueState, StateReason};
@@ -51,7 +51,7 @@ impl Workflow {
     pub(crate) fn close_fixed_issues(
         &self,
         suggestion: &Suggestion,
-        commit: &Commit,
+        commit: &CommitSummary,
     ) -> Result<()> {
         let numbers = self.fixes_of(suggestion);
         if numbers.is_empty() {
