@@ -5,6 +5,7 @@
 
 use catalog_schemas::{Id, ItemType};
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::commit::{Change, Commit, CommitSummary, Revision};
@@ -38,31 +39,31 @@ pub fn open_envelope(bytes: &[u8], what: impl std::fmt::Display) -> Result<&[u8]
 
 /// Reads a stored commit record and checks it is the commit stored under `seq`.
 pub fn decode_commit(seq: Seq, bytes: &[u8]) -> Result<Commit, Error> {
-    let body = open_envelope(bytes, format_args!("commit {seq}"))?;
-    let commit: Commit = serde_json::from_slice(body)
-        .map_err(|err| Error::Corrupt(format!("commit {seq}: {err}")))?;
-    if commit.seq != seq {
-        return Err(Error::Corrupt(format!(
-            "commit {seq}: record says seq {}",
-            commit.seq
-        )));
-    }
-    Ok(commit)
+    decode_stored(seq, bytes, |commit: &Commit| commit.seq)
 }
 
 /// Reads a stored commit record's [`CommitSummary`], skipping over its changes, and checks it
 /// is the commit stored under `seq`.
 pub fn decode_commit_summary(seq: Seq, bytes: &[u8]) -> Result<CommitSummary, Error> {
+    decode_stored(seq, bytes, |summary: &CommitSummary| summary.seq)
+}
+
+/// A stored commit record read as `T`, checked to hold commit `seq` (`seq_of` reads it back).
+fn decode_stored<T: DeserializeOwned>(
+    seq: Seq,
+    bytes: &[u8],
+    seq_of: impl Fn(&T) -> Seq,
+) -> Result<T, Error> {
     let body = open_envelope(bytes, format_args!("commit {seq}"))?;
-    let summary: CommitSummary = serde_json::from_slice(body)
+    let decoded: T = serde_json::from_slice(body)
         .map_err(|err| Error::Corrupt(format!("commit {seq}: {err}")))?;
-    if summary.seq != seq {
+    let stored = seq_of(&decoded);
+    if stored != seq {
         return Err(Error::Corrupt(format!(
-            "commit {seq}: record says seq {}",
-            summary.seq
+            "commit {seq}: record says seq {stored}"
         )));
     }
-    Ok(summary)
+    Ok(decoded)
 }
 
 /// The JSON of a stored commit record, without decoding it.
