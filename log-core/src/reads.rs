@@ -77,10 +77,7 @@ impl Log {
     /// Every commit after `since`, in order, read lazily from one RocksDB iterator (which
     /// sees the log as it was when the iterator was made).
     pub fn iter_from(&self, since: Seq) -> impl Iterator<Item = Result<Commit, Error>> + '_ {
-        self.raw_from(since).map(|entry| {
-            let (seq, bytes) = entry?;
-            record::decode_commit(seq, &bytes)
-        })
+        self.decoded_from(since, record::decode_commit)
     }
 
     /// The [`CommitSummary`] of every commit after `since`, in order: [`Log::iter_from`] for
@@ -89,10 +86,17 @@ impl Log {
         &self,
         since: Seq,
     ) -> impl Iterator<Item = Result<CommitSummary, Error>> + '_ {
-        self.raw_from(since).map(|entry| {
-            let (seq, bytes) = entry?;
-            record::decode_commit_summary(seq, &bytes)
-        })
+        self.decoded_from(since, record::decode_commit_summary)
+    }
+
+    /// Stored commit records after `since`, each read by `decode`.
+    fn decoded_from<T: 'static>(
+        &self,
+        since: Seq,
+        decode: fn(Seq, &[u8]) -> Result<T, Error>,
+    ) -> impl Iterator<Item = Result<T, Error>> + '_ {
+        self.raw_from(since)
+            .map(move |entry| entry.and_then(|(seq, bytes)| decode(seq, &bytes)))
     }
 
     /// Stored commit records after `since`, undecoded, each checked to link to the one before
