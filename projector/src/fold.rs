@@ -726,9 +726,9 @@ impl Run {
     }
 }
 
-/// The items a fold from the log's start has met. At ten million items it is ~150 MiB, so a
-/// rebuild keeps one for all its groups.
-pub(crate) type Seen = std::collections::HashSet<Id, foldhash::fast::RandomState>;
+/// The items a fold from the log's start has met. It grows with the catalog (~35 MiB at ten
+/// million items), so a rebuild keeps one for all its groups.
+pub(crate) type Seen = catalog_schemas::IdSet;
 
 /// A catch-up at least this many commits long folds through an [`WriteOverlay`].
 const BULK_FROM_COMMITS: u64 = 64;

@@ -9,6 +9,8 @@
 //!
 //! Layout:
 //! - `id`: [`Id`], 40 random bits written `cat-` + 8 Crockford base32 symbols.
+//! - `id_set`: [`IdSet`], a set of ids at about three bytes an id (what a fold from the log's
+//!   start has met).
 //! - `item_type`: [`ItemType`], a kind of item by name (the 21 built-in ones are constants).
 //! - `date_key`: [`DateKey`] and [`Month`], Hebrew-calendar filing keys, validated exactly.
 //! - `dates`: dates as people write them (Hebrew, English, Gregorian) read into date keys,
@@ -35,6 +37,7 @@ pub mod dates;
 pub mod file_rights;
 pub mod fold;
 pub mod id;
+pub mod id_set;
 pub mod item_type;
 pub mod name;
 pub mod name_key;
@@ -54,6 +57,7 @@ mod arb_json;
 pub use date_key::{DateKey, Month};
 pub use error::{Error, SchemaError};
 pub use id::Id;
+pub use id_set::IdSet;
 pub use item_type::{ItemType, MAX_TYPE_NAME, TypeKey};
 pub use name::Name;
 pub use order_key::OrderKey;

@@ -27,7 +27,7 @@ const CHUNK: usize = 512;
 const COMMIT_EVERY: usize = 100_000;
 
 /// The items a fold from the log's start has met.
-type Seen = std::collections::HashSet<catalog_schemas::Id, foldhash::fast::RandomState>;
+type Seen = catalog_schemas::IdSet;
 
 /// The checkpoint as it is kept in the payload.
 fn payload(seq: Seq) -> String {
