@@ -247,6 +247,50 @@ async fn requests_in_progress_are_capped_and_timed_out() {
     api.get("/v1").await.expect(200);
 }
 
+/// Merges wait for the read models on the async threads, not on the few blocking threads: with
+/// two of them, many clients merging at once all merge, each answer shows its item at once, and
+/// no merge answers before the read models show it.
+#[tokio::test]
+async fn many_merges_at_once_need_no_more_blocking_threads_than_two() {
+    let dir = DataDir::new();
+    let token = dir.person(&unique("steward"), true);
+    let server = dir.start(&[
+        "--blocking-threads",
+        "2",
+        "--rate-limit-per-minute",
+        GENEROUS_RATE,
+    ]);
+    let api = server.with_token(&token);
+    let flows = (0..24).map(|n| {
+        let api = api.clone();
+        tokio::spawn(async move {
+            let slug = unique("topic");
+            let data = json!({ "name": { "he": "נושא", "en": slug }, "slug": slug });
+            let (sid, ids) = propose(&api, &format!("merge {n}"), &[Put::new("topic", data)]).await;
+            let v = approve(&api, sid).await.expect(200).json();
+            assert_eq!(v["status"], "merged", "{v}");
+            assert!(
+                v.get("note").is_none(),
+                "answered before reads showed it: {v}"
+            );
+            api.get(&format!("/v1/entities/{}", ids[0]))
+                .await
+                .expect(200);
+        })
+    });
+    let flows: Vec<_> = flows.collect();
+    let all = async {
+        for flow in flows {
+            flow.await.expect("merge flow");
+        }
+    };
+    // A merge holding a blocking thread while it waits would stall the others: a hang, not a
+    // slow answer, so the bound is far beyond any honest run.
+    tokio::time::timeout(Duration::from_secs(300), all)
+        .await
+        .expect("merges stalled");
+}
+
 #[tokio::test]
 async fn a_merge_that_outruns_the_read_models_answers_merged_with_a_note() {
     let dir = DataDir::new();

@@ -133,7 +133,7 @@ async fn read(blobs: &Blobs, sha: &Sha256) -> Result<Option<Derived>, ApiError> 
         .map_err(|e| ApiError::Internal(format!("derivations of {sha}: {e}")))
 }
 
-/// Makes a PDF's derivations on a blocking thread, unless they are made already. Failures are
+/// Makes a PDF's derivations on a thread of its own, unless they are made already. Failures are
 /// logged: a PDF poppler cannot read has no page images, and says so by having none.
 pub fn spawn(blobs: Blobs, sha: Sha256, workflow: catalog_workflow::Workflow) {
     // One making of a file at a time: an upload and a reader asking for its pages may both
@@ -142,12 +142,22 @@ pub fn spawn(blobs: Blobs, sha: Sha256, workflow: catalog_workflow::Workflow) {
         return;
     }
     let handle = tokio::runtime::Handle::current();
-    tokio::task::spawn_blocking(move || {
-        if let Err(e) = make(&handle, &blobs, &sha, &workflow) {
-            tracing::warn!(%sha, error = %e, "page images not made");
-        }
-        making().remove(sha.as_bytes());
-    });
+    let key = *sha.as_bytes();
+    // A thread of its own, not the runtime's blocking pool: a making takes minutes for a long
+    // PDF, and it awaits the blob store, whose reads run on that pool; holding a pool thread
+    // while waiting for another could use up a small pool (`--blocking-threads`).
+    let started = std::thread::Builder::new()
+        .name("derive".into())
+        .spawn(move || {
+            if let Err(e) = make(&handle, &blobs, &sha, &workflow) {
+                tracing::warn!(%sha, error = %e, "page images not made");
+            }
+            making().remove(sha.as_bytes());
+        });
+    if let Err(e) = started {
+        tracing::warn!(error = %e, "page images not made: no thread to make them on");
+        making().remove(&key);
+    }
 }
 
 fn making() -> std::sync::MutexGuard<'static, std::collections::HashSet<[u8; 32]>> {

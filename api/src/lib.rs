@@ -14,6 +14,8 @@
 //!   for the lower crates' errors.
 //! - `extract` — strict query, JSON and path extractors; limits, ids, field names.
 //! - `cursor` — opaque, checked paging cursors.
+//! - `applied` — the projector's progress as a watch channel, so merges await the read models
+//!   without holding a blocking thread.
 //! - `point_reads` — the threads the item GET's point reads run on, off the async threads.
 //! - `ratelimit` — per-address and per-account request budgets; `login_limits` — the sign-in
 //!   budgets and the password-hashing slots.
@@ -32,6 +34,7 @@
 //!   sites may frame; `http::framing` keeps every other answer out of their frames) and `mcp`
 //!   (the MCP server for agents, whose tools call the `/v1` routes in process: see [`router`]).
 
+mod applied;
 /// Public only so the fuzz targets in `fuzz/` can reach the cursor parser; handlers are its users.
 pub mod captcha;
 pub mod cursor;

@@ -11,13 +11,14 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use catalog_hooks::Hooks;
-use catalog_log_core::Log;
+use catalog_log_core::{Log, Seq};
 use catalog_projector::{Projector, ReadModels};
 use catalog_search::SearchProjection;
 use catalog_snapshots::Shelf;
 use catalog_workflow::Workflow;
 use serde::Serialize;
 
+use crate::applied::Applied;
 use crate::error::ApiError;
 use crate::http::answer::Answer;
 use crate::http::guards::{MAX_IN_FLIGHT, REQUEST_TIMEOUT};
@@ -104,6 +105,8 @@ pub struct Shared {
     pub in_flight: Arc<tokio::sync::Semaphore>,
     /// The threads the item GET's point reads run on.
     pub point_reads: Arc<PointReads>,
+    /// What the projector has applied, for merges to await.
+    pub(crate) applied: Applied,
     pub settings: Settings,
     /// Set on a mirror (`catalog mirror`): its primary and lag; writes are then refused.
     pub mirror: Option<Arc<MirrorStatus>>,
@@ -190,6 +193,8 @@ impl AppState {
             Arc::new(catalog_records::SystemClock),
             catalog_hooks::Policy::default(),
         );
+        workflow.leave_merge_waits_to_caller();
+        let applied = Applied::follow(&projector);
         AppState(Arc::new(Shared {
             hooks,
             log,
@@ -201,6 +206,7 @@ impl AppState {
             login_limits: Arc::new(LoginLimits::new(settings.login_per_minute)),
             in_flight: Arc::new(tokio::sync::Semaphore::new(settings.max_in_flight.max(1))),
             point_reads: Arc::default(),
+            applied,
             settings,
             editions: None,
             git: None,
@@ -285,9 +291,21 @@ impl AppState {
         T: MayMerge + Serialize + Send + 'static,
     {
         let answer = self.workflow_call(call).await?;
-        let note = answer
+        let mut note = answer
             .merged_not_yet_visible()
             .then_some(MERGED_NOT_YET_VISIBLE);
+        if let Some(seq) = answer.merged_commit() {
+            let wait = self.workflow.merge_wait();
+            if !self.applied.shown(seq, wait).await {
+                tracing::warn!(
+                    seq = seq.0,
+                    applied = self.projector.status().applied.0,
+                    wait_ms = wait.as_millis(),
+                    "merged, but the read models did not show it within the wait"
+                );
+                note = Some(MERGED_NOT_YET_VISIBLE);
+            }
+        }
         Answer::written(&Merged { answer, note }, status)
     }
 }
@@ -308,17 +326,29 @@ pub(crate) struct Merged<T> {
 pub(crate) trait MayMerge {
     /// Whether it merged before the read models showed the commit.
     fn merged_not_yet_visible(&self) -> bool;
+    /// The commit it merged as, which the answer waits for the read models to show (at once
+    /// when they have: a suggestion merged long ago).
+    fn merged_commit(&self) -> Option<Seq>;
 }
 
 impl MayMerge for catalog_workflow::Suggestion {
     fn merged_not_yet_visible(&self) -> bool {
         self.not_yet_visible
     }
+
+    fn merged_commit(&self) -> Option<Seq> {
+        self.merged_commit
+            .filter(|_| self.status == catalog_workflow::Status::Merged)
+    }
 }
 
 impl MayMerge for catalog_workflow::Reviewed {
     fn merged_not_yet_visible(&self) -> bool {
         self.suggestion.not_yet_visible
+    }
+
+    fn merged_commit(&self) -> Option<Seq> {
+        self.suggestion.merged_commit()
     }
 }
 

@@ -72,6 +72,10 @@ const MEMTABLES_BYTES: usize = 128 << 20;
 const MEMTABLE_PREFIX_BLOOM_RATIO: f64 = 0.1;
 /// The write-ahead log files kept, together.
 const MAX_WAL_BYTES: u64 = 256 << 20;
+/// RocksDB's info logs (`LOG`, `LOG.old.*`) kept, and the size at which one is rolled: enough
+/// for an operator to read the last few opens, bounded on disk.
+const INFO_LOGS_KEPT: usize = 10;
+const INFO_LOG_BYTES: usize = 16 << 20;
 
 impl Store {
     /// Opens (creating if needed) the database in `dir` with log-core's column families, the
@@ -116,6 +120,10 @@ impl Store {
         // alive, and a restart after a rebuild replayed gigabytes of them (~30 s at 1,000,000
         // items); past this size RocksDB flushes the families holding the oldest one.
         opts.set_max_total_wal_size(MAX_WAL_BYTES);
+        // RocksDB's own info log starts afresh at every open and keeps 1,000 old ones by
+        // default: each operator command (`account add`, `token add` …) left ~200 KB behind.
+        opts.set_keep_log_file_num(INFO_LOGS_KEPT);
+        opts.set_max_log_file_size(INFO_LOG_BYTES);
         let cache = Cache::new_lru_cache(BLOCK_CACHE_BYTES);
         let mut table = BlockBasedOptions::default();
         table.set_block_cache(&cache);
@@ -238,6 +246,22 @@ mod tests {
         for name in LOG_CFS {
             assert!(store.db().cf_handle(name).is_some(), "{name}");
         }
+    }
+
+    #[test]
+    fn opens_keep_a_bounded_number_of_info_logs() {
+        let dir = tempfile::tempdir().unwrap();
+        for _ in 0..INFO_LOGS_KEPT + 5 {
+            drop(Store::open(dir.path(), &[]).unwrap());
+        }
+        let logs = std::fs::read_dir(dir.path())
+            .unwrap()
+            .filter(|e| {
+                let name = e.as_ref().unwrap().file_name();
+                name.to_string_lossy().starts_with("LOG")
+            })
+            .count();
+        assert!(logs <= INFO_LOGS_KEPT, "{logs} info logs");
     }
 
     #[test]

@@ -77,7 +77,7 @@ pub use read::{Page, ReadModels};
 pub use rebuild::rebuild_all;
 pub use record::{ItemAnswer, Lookup, StoredItem};
 pub use scan_layers::{Layer, MAX_LAYERS, ScanLayers, ServedPage, data_of};
-pub use worker::{Projector, ProjectorStatus, WorkerState};
+pub use worker::{Projector, ProjectorStatus, ProjectorWatcher, WorkerState};
 
 /// The projections' names, as `rebuild --projection` takes them.
 pub const PROJECTIONS: &[&str] = &[

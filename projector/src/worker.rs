@@ -97,6 +97,36 @@ impl Projector {
     pub fn status(&self) -> ProjectorStatus {
         self.shared.lock().clone()
     }
+
+    /// A handle that follows the worker's progress without keeping it running: for a thread
+    /// that tells async waiters of each applied seq and must not outlive the server's state.
+    pub fn watcher(&self) -> ProjectorWatcher {
+        ProjectorWatcher {
+            shared: self.shared.clone(),
+        }
+    }
+}
+
+/// Follows a [`Projector`]'s progress; dropping the projector stops the worker all the same.
+#[derive(Clone)]
+pub struct ProjectorWatcher {
+    shared: Arc<Watched<ProjectorStatus>>,
+}
+
+impl ProjectorWatcher {
+    pub fn status(&self) -> ProjectorStatus {
+        self.shared.lock().clone()
+    }
+
+    /// Blocks until the worker has applied a commit after `seen`, or stopped, or `timeout`
+    /// passes; answers its status then.
+    pub fn wait_past(&self, seen: Seq, timeout: Duration) -> ProjectorStatus {
+        self.shared
+            .wait_until(timeout, |s| {
+                s.applied > seen || s.state == WorkerState::Stopped
+            })
+            .clone()
+    }
 }
 
 fn run(mut folder: Folder, log: Log, shared: Arc<Watched<ProjectorStatus>>) {
@@ -193,5 +223,25 @@ mod tests {
         assert_eq!(rm.counts().unwrap().get(&ItemType::Work), Some(&1));
         assert_eq!(rm.linked(work, "work", None, None, 10).unwrap().1, 3);
         drop(again);
+    }
+
+    #[test]
+    fn a_watcher_follows_the_worker_without_keeping_it_running() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), &crate::column_families()).unwrap();
+        let log = Log::open(&store).unwrap();
+        let projector = Projector::start(&store, &log).unwrap();
+        let watcher = projector.watcher();
+        let quiet = watcher.wait_past(Seq(0), Duration::from_millis(50));
+        assert_eq!((quiet.applied, quiet.state), (Seq(0), WorkerState::Idle));
+
+        let seq = append(&log, ItemType::Work, json!({}));
+        let status = watcher.wait_past(Seq(0), Duration::from_secs(10));
+        assert_eq!(status.applied, seq);
+
+        // The last projector gone, the worker stops although a watcher is left.
+        drop(projector);
+        let status = watcher.wait_past(seq, Duration::from_secs(10));
+        assert_eq!(status.state, WorkerState::Stopped);
     }
 }

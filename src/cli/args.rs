@@ -106,6 +106,11 @@ pub struct ServeArgs {
     /// Requests in progress at once; more wait half a second, then get 429.
     #[arg(long, default_value = "512")]
     pub max_concurrent_requests: NonZeroUsize,
+    /// Threads that run requests' store work (the reads, writes and waits that block). Each keeps
+    /// its own allocator pages, so this bounds the server's memory under many clients at once;
+    /// requests beyond it wait their turn.
+    #[arg(long, default_value = "32")]
+    pub blocking_threads: NonZeroUsize,
     /// How long a merge waits for the read models to show its commit, in milliseconds; past it
     /// the merge still answers that it merged, with a note. 0 never waits.
     #[arg(long, default_value = "30000")]
@@ -319,6 +324,7 @@ mod tests {
         assert_eq!(s.request_timeout_secs.get(), 30);
         assert_eq!(s.max_concurrent_requests.get(), 512);
         assert_eq!(s.merge_wait_ms, 30_000);
+        assert_eq!(s.blocking_threads.get(), 32);
         assert_eq!(s.max_draft_items, catalog_workflow::MAX_DRAFT_ITEMS);
     }
 

@@ -103,6 +103,7 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .max_blocking_threads(a.blocking_threads.get())
         .build()
         .context("cannot start the async runtime")?;
     runtime.block_on(async {

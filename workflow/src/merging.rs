@@ -141,7 +141,7 @@ impl Workflow {
     }
 
     /// Marks the suggestion merged by `appended`, with its review, then waits for the read
-    /// models to show the commit.
+    /// models to show the commit (unless the caller waits: `leave_merge_waits_to_caller`).
     fn record_merge(
         &self,
         principal: &Principal,
@@ -176,6 +176,9 @@ impl Workflow {
         );
         // The commit is in the log and the suggestion marked merged: whatever the read models
         // do now, the answer is that it merged. A slow projector only earns a note.
+        if self.merge_wait_by_caller() {
+            return Ok((suggestion, review));
+        }
         let wait = self.merge_wait();
         let shown = if wait.is_zero() {
             Err(catalog_projector::Error::Timeout {

@@ -1,7 +1,7 @@
 //! The `Workflow` handle: the store, log and read models it works against, and its locks.
 
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -47,6 +47,9 @@ pub(crate) struct Inner {
     /// How long a merge waits for the read models to show its commit, in milliseconds; zero
     /// answers at once. Past it the merge still answers that it merged (see `record_merge`).
     merge_wait_ms: AtomicU64,
+    /// Set by a caller that waits for the read models itself (the server awaits them on its
+    /// async threads, so a merge does not hold a blocking thread while the projector folds).
+    merge_wait_by_caller: AtomicBool,
     /// How long a caller waits for a suggestion another request holds, in milliseconds.
     lock_wait_ms: AtomicU64,
     /// Most items one account's drafts may hold together (a `bot:` token: ten times as many).
@@ -98,6 +101,7 @@ impl Workflow {
                 busy: Mutex::new(HashSet::new()),
                 freed: Condvar::new(),
                 merge_wait_ms: AtomicU64::new(millis(MERGE_WAIT)),
+                merge_wait_by_caller: AtomicBool::new(false),
                 lock_wait_ms: AtomicU64::new(millis(SUGGESTION_LOCK_WAIT)),
                 draft_items: AtomicU64::new(crate::quotas::MAX_DRAFT_ITEMS),
                 #[cfg(test)]
@@ -126,8 +130,23 @@ impl Workflow {
         self.inner.draft_items.store(items, Ordering::Relaxed);
     }
 
-    pub(crate) fn merge_wait(&self) -> Duration {
+    /// How long a merge waits for the read models to show its commit.
+    pub fn merge_wait(&self) -> Duration {
         Duration::from_millis(self.inner.merge_wait_ms.load(Ordering::Relaxed))
+    }
+
+    /// Merges answer as soon as their commit is in the log and the suggestion marked merged,
+    /// without waiting for the read models: the caller waits (for [`Workflow::merge_wait`] at
+    /// most, until the projector has applied the suggestion's `merged_commit`) and says when
+    /// the read models did not show it in time.
+    pub fn leave_merge_waits_to_caller(&self) {
+        self.inner
+            .merge_wait_by_caller
+            .store(true, Ordering::Relaxed);
+    }
+
+    pub(crate) fn merge_wait_by_caller(&self) -> bool {
+        self.inner.merge_wait_by_caller.load(Ordering::Relaxed)
     }
 
     /// Sets how long a change waits for a suggestion another request holds.
