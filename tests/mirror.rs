@@ -79,7 +79,11 @@ async fn catches_up_follows_merges_and_refuses_writes() {
     let primary = Shared::start_demo();
     let p = primary.anon();
     let dir = DataDir::new();
-    let mirror = dir.start_mirror(&primary.server.base, &["--poll-ms", "100"]);
+    // Two blocking threads: a mirror bounded as tightly as that still catches up and answers.
+    let mirror = dir.start_mirror(
+        &primary.server.base,
+        &["--poll-ms", "100", "--blocking-threads", "2"],
+    );
     let m = mirror.anon();
 
     let at = level(&m, &p).await;

@@ -172,6 +172,10 @@ pub struct MirrorArgs {
     /// The one reverse proxy whose forwarded headers name the client (as for `serve`).
     #[arg(long, value_name = "ADDR")]
     pub trusted_proxy: Option<IpAddr>,
+    /// Threads that run requests' store work (as for `serve`): a mirror answers the same reads,
+    /// so many clients at once must not grow it by a thread each either.
+    #[arg(long, default_value = "32")]
+    pub blocking_threads: NonZeroUsize,
     /// A file holding a steward's API token (read scope is enough) for the primary: its feed then
     /// holds the words rights withhold from everyone else, so this log stays the primary's byte
     /// for byte (this server withholds them on its own ways out). Without one, mirroring stops
@@ -350,6 +354,20 @@ mod tests {
             (m.from.as_str(), m.page_size, m.poll_ms.get()),
             ("http://x", 100, 1000)
         );
+        assert_eq!(m.blocking_threads.get(), 32);
+        let flag = [
+            "catalog",
+            "mirror",
+            "--from",
+            "http://x",
+            "--blocking-threads",
+        ];
+        assert!(Cli::try_parse_from(flag.iter().chain(&["0"])).is_err());
+        let cli = Cli::try_parse_from(flag.iter().chain(&["4"])).expect("parses");
+        let Command::Mirror(m) = cli.command else {
+            panic!("mirror expected")
+        };
+        assert_eq!(m.blocking_threads.get(), 4);
     }
 
     #[test]

@@ -87,6 +87,7 @@ pub fn mirror(data: &Path, a: MirrorArgs) -> anyhow::Result<()> {
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .max_blocking_threads(a.blocking_threads.get())
         .build()
         .context("cannot start the async runtime")?;
     runtime
