@@ -13,7 +13,7 @@ use catalog_replay::Progress;
 use catalog_replay::mirror::{self, HttpFeed, Pace};
 
 use super::args::MirrorArgs;
-use super::serve::{cursor_key, run};
+use super::serve::{cursor_key, run, runtime};
 use super::store;
 
 pub fn mirror(data: &Path, a: MirrorArgs) -> anyhow::Result<()> {
@@ -85,11 +85,7 @@ pub fn mirror(data: &Path, a: MirrorArgs) -> anyhow::Result<()> {
             .unwrap_or_else(|_| anyhow::anyhow!("the mirror's follower is gone"))
     };
 
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .max_blocking_threads(a.blocking_threads.get())
-        .build()
-        .context("cannot start the async runtime")?;
+    let runtime = runtime(a.blocking_threads)?;
     runtime
         .block_on(async {
             // A mirror is backed up like a primary: what it holds beyond the log is its own.

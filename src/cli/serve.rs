@@ -3,6 +3,7 @@
 
 use std::io::Write as _;
 use std::net::SocketAddr;
+use std::num::NonZeroUsize;
 use std::path::Path;
 
 use std::time::Duration;
@@ -101,11 +102,7 @@ pub fn serve(data: &Path, a: ServeArgs) -> anyhow::Result<()> {
             state
         }
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .max_blocking_threads(a.blocking_threads.get())
-        .build()
-        .context("cannot start the async runtime")?;
+    let runtime = runtime(a.blocking_threads)?;
     runtime.block_on(async {
         let control = super::control::Context {
             store,
@@ -185,6 +182,16 @@ pub(super) fn cursor_key(data: &Path) -> anyhow::Result<CursorKey> {
     std::fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))?;
     tracing::info!(path = %path.display(), "cursor key made");
     Ok(CursorKey(key))
+}
+
+/// The runtime a server (`serve` or `mirror`) answers on. Its blocking pool, where requests' store
+/// work runs, is bounded: each of its threads keeps allocator pages of its own.
+pub(super) fn runtime(blocking_threads: NonZeroUsize) -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .max_blocking_threads(blocking_threads.get())
+        .build()
+        .context("cannot start the async runtime")
 }
 
 /// Serves `state` on `addr` until SIGTERM or SIGINT, or until `failed` gives an error (a mirror's
