@@ -193,7 +193,6 @@ impl AppState {
             Arc::new(catalog_records::SystemClock),
             catalog_hooks::Policy::default(),
         );
-        workflow.leave_merge_waits_to_caller();
         let applied = Applied::follow(&projector);
         AppState(Arc::new(Shared {
             hooks,
@@ -290,7 +289,10 @@ impl AppState {
         F: FnOnce(&Workflow) -> catalog_workflow::Result<T> + Send + 'static,
         T: MayMerge + Serialize + Send + 'static,
     {
-        let answer = self.workflow_call(call).await?;
+        // Workflow answers the merge without waiting; the wait is here, off the blocking pool.
+        let answer = self
+            .workflow_call(move |wf| wf.leaving_merge_waits_to_caller(call))
+            .await?;
         let mut note = answer
             .merged_not_yet_visible()
             .then_some(MERGED_NOT_YET_VISIBLE);

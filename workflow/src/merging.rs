@@ -141,7 +141,7 @@ impl Workflow {
     }
 
     /// Marks the suggestion merged by `appended`, with its review, then waits for the read
-    /// models to show the commit (unless the caller waits: `leave_merge_waits_to_caller`).
+    /// models to show the commit (unless the caller waits: `leaving_merge_waits_to_caller`).
     fn record_merge(
         &self,
         principal: &Principal,

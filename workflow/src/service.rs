@@ -1,7 +1,8 @@
 //! The `Workflow` handle: the store, log and read models it works against, and its locks.
 
+use std::cell::Cell;
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -12,6 +13,11 @@ use crate::error::{Refusal, Result};
 use crate::kv::{self, Kv};
 use catalog_identity::{Account, Handle, Identity};
 use catalog_records::{Clock, SystemClock, Timestamp};
+
+thread_local! {
+    /// Set while a call runs under [`Workflow::leaving_merge_waits_to_caller`].
+    static CALLER_WAITS: Cell<bool> = const { Cell::new(false) };
+}
 
 /// How long a merge waits, by default, for the read models to show its commit.
 pub const MERGE_WAIT: Duration = Duration::from_secs(30);
@@ -47,9 +53,6 @@ pub(crate) struct Inner {
     /// How long a merge waits for the read models to show its commit, in milliseconds; zero
     /// answers at once. Past it the merge still answers that it merged (see `record_merge`).
     merge_wait_ms: AtomicU64,
-    /// Set by a caller that waits for the read models itself (the server awaits them on its
-    /// async threads, so a merge does not hold a blocking thread while the projector folds).
-    merge_wait_by_caller: AtomicBool,
     /// How long a caller waits for a suggestion another request holds, in milliseconds.
     lock_wait_ms: AtomicU64,
     /// Most items one account's drafts may hold together (a `bot:` token: ten times as many).
@@ -101,7 +104,6 @@ impl Workflow {
                 busy: Mutex::new(HashSet::new()),
                 freed: Condvar::new(),
                 merge_wait_ms: AtomicU64::new(millis(MERGE_WAIT)),
-                merge_wait_by_caller: AtomicBool::new(false),
                 lock_wait_ms: AtomicU64::new(millis(SUGGESTION_LOCK_WAIT)),
                 draft_items: AtomicU64::new(crate::quotas::MAX_DRAFT_ITEMS),
                 #[cfg(test)]
@@ -135,18 +137,26 @@ impl Workflow {
         Duration::from_millis(self.inner.merge_wait_ms.load(Ordering::Relaxed))
     }
 
-    /// Merges answer as soon as their commit is in the log and the suggestion marked merged,
-    /// without waiting for the read models: the caller waits (for [`Workflow::merge_wait`] at
-    /// most, until the projector has applied the suggestion's `merged_commit`) and says when
-    /// the read models did not show it in time.
-    pub fn leave_merge_waits_to_caller(&self) {
-        self.inner
-            .merge_wait_by_caller
-            .store(true, Ordering::Relaxed);
+    /// Runs `call` with its merges answering as soon as their commit is in the log and the
+    /// suggestion marked merged, without waiting for the read models: the caller waits (for
+    /// [`Workflow::merge_wait`] at most, until the projector has applied the answer's
+    /// `merged_commit`) and says when the read models did not show it in time. Every other
+    /// call that merges waits in workflow, so its caller reads its own writes without knowing
+    /// that it merged.
+    pub fn leaving_merge_waits_to_caller<T>(&self, call: impl FnOnce(&Self) -> T) -> T {
+        // Per call, on the calling thread: a merge runs on the thread that asked for it.
+        struct Restore(bool);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                CALLER_WAITS.with(|waits| waits.set(self.0));
+            }
+        }
+        let _restore = Restore(CALLER_WAITS.with(|waits| waits.replace(true)));
+        call(self)
     }
 
     pub(crate) fn merge_wait_by_caller(&self) -> bool {
-        self.inner.merge_wait_by_caller.load(Ordering::Relaxed)
+        CALLER_WAITS.with(Cell::get)
     }
 
     /// Sets how long a change waits for a suggestion another request holds.

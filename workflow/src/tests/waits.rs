@@ -52,3 +52,25 @@ fn a_merge_that_stops_waiting_still_answers_merged() {
     assert_eq!(stored.status, Status::Merged);
     assert!(!stored.not_yet_visible, "the flag is never stored");
 }
+
+#[test]
+fn only_a_call_that_says_so_leaves_the_merge_wait_to_its_caller() {
+    let w = World::new();
+    w.h.wf.set_merge_wait(Duration::ZERO);
+    let (first, _) = w.open_topic("left-to-caller");
+    let merged = w.h.wf.leaving_merge_waits_to_caller(|wf| {
+        wf.approve(&w.keeper, first, &Resolutions::none()).unwrap()
+    });
+    assert_eq!(merged.status, Status::Merged);
+    assert!(
+        !merged.not_yet_visible,
+        "workflow did not wait, so it has no note"
+    );
+    // The next call on the same thread waits in workflow again (here: zero, so the note).
+    let (second, _) = w.open_topic("waited-for");
+    let merged =
+        w.h.wf
+            .approve(&w.keeper, second, &Resolutions::none())
+            .unwrap();
+    assert!(merged.not_yet_visible);
+}
