@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rocksdb::{
     BlockBasedIndexType, BlockBasedOptions, Cache, ColumnFamilyDescriptor, DB, DBCompressionType,
-    DBRecoveryMode, ErrorKind, Options, SliceTransform,
+    DBRecoveryMode, ErrorKind, Options, SliceTransform, WriteBufferManager,
 };
 
 use catalog_schemas::Id;
@@ -49,9 +49,10 @@ pub struct Store {
 /// memory budget (`/v1/stats`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StoreMemory {
-    /// The block cache's capacity.
+    /// The block cache's capacity: RocksDB's whole budget, memtables included.
     pub block_cache_capacity: u64,
-    /// What the block cache holds now: data blocks, and index and filter partitions.
+    /// What the block cache holds now: data blocks, index and filter partitions, and the room
+    /// reserved for the memtables.
     pub block_cache_used: u64,
     /// The part of it that is pinned (top-level indexes and filters, blocks being read).
     pub block_cache_pinned: u64,
@@ -61,12 +62,13 @@ pub struct StoreMemory {
     pub table_readers: u64,
 }
 
-/// The block cache shared by every column family.
+/// The block cache shared by every column family, the memtables' room included: RocksDB's
+/// whole memory budget.
 const BLOCK_CACHE_BYTES: usize = 128 << 20;
 /// The size of a partition of an SST file's index or filter.
 const METADATA_BLOCK_BYTES: usize = 4096;
-/// All memtables together; past it RocksDB flushes the largest.
-const MEMTABLES_BYTES: usize = 128 << 20;
+/// All memtables together, charged to the block cache; past it RocksDB flushes the largest.
+const MEMTABLES_BYTES: usize = 64 << 20;
 /// The share of a memtable's budget given to its bloom filter (`log_item_revs`' prefixes,
 /// `log_item_heads`' whole keys).
 const MEMTABLE_PREFIX_BLOOM_RATIO: f64 = 0.1;
@@ -111,11 +113,21 @@ impl Store {
                 names.push(name);
             }
         }
-        // Memory has a budget: one block cache for every family (RocksDB otherwise gives each of
-        // our ~40 families a cache of its own), holding the SST index and filter blocks too, and
-        // one cap on all memtables together. Without these a long-running server's memory grew
-        // with every family it touched (see BENCHMARKS.md, the soak).
-        opts.set_db_write_buffer_size(MEMTABLES_BYTES);
+        // Memory has one budget: one block cache for every family (RocksDB otherwise gives each
+        // of our ~40 families a cache of its own), holding the SST index and filter blocks, with
+        // the memtables charged to it, and a cap on the memtables' part. Without a budget a
+        // long-running server's memory grew with every family it touched; with two (a cache and
+        // a memtables' cap beside it) it was the sum of both under a mixed load, though reads
+        // alone leave the memtables nearly empty and writes alone fill them (BENCHMARKS.md, the
+        // soak).
+        let cache = Cache::new_lru_cache(BLOCK_CACHE_BYTES);
+        // The options keep their own reference to the manager.
+        let memtables = WriteBufferManager::new_write_buffer_manager_with_cache(
+            MEMTABLES_BYTES,
+            false,
+            cache.clone(),
+        );
+        opts.set_write_buffer_manager(&memtables);
         // Families written rarely (checkpoints, counters) would otherwise keep every WAL file
         // alive, and a restart after a rebuild replayed gigabytes of them (~30 s at 1,000,000
         // items); past this size RocksDB flushes the families holding the oldest one.
@@ -124,7 +136,6 @@ impl Store {
         // default: each operator command (`account add`, `token add` …) left ~200 KB behind.
         opts.set_keep_log_file_num(INFO_LOGS_KEPT);
         opts.set_max_log_file_size(INFO_LOG_BYTES);
-        let cache = Cache::new_lru_cache(BLOCK_CACHE_BYTES);
         let mut table = BlockBasedOptions::default();
         table.set_block_cache(&cache);
         table.set_cache_index_and_filter_blocks(true);
@@ -288,5 +299,26 @@ mod tests {
         assert!(!store.clone().claim_writer());
         store.release_writer();
         assert!(store.claim_writer());
+    }
+
+    /// Memtables take their room from the block cache, so RocksDB's memory is one budget: writes
+    /// not yet flushed show in the cache's use, and data blocks give way to them.
+    #[test]
+    fn memtables_are_charged_to_the_block_cache() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), &[]).unwrap();
+        let before = store.memory().unwrap();
+        let cf = store.log_cf(CF_META);
+        let value = vec![7u8; 1024];
+        for i in 0u32..8192 {
+            store.db().put_cf(cf, i.to_be_bytes(), &value).unwrap();
+        }
+        let after = store.memory().unwrap();
+        assert!(after.memtables >= 8 << 20, "{after:?}");
+        assert!(
+            after.block_cache_used >= before.block_cache_used + (8 << 20),
+            "before {before:?}, after {after:?}"
+        );
+        assert!(after.block_cache_used <= after.block_cache_capacity);
     }
 }

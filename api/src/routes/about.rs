@@ -216,8 +216,8 @@ struct Memory {
     /// The process's resident set (`VmRSS`); absent where the system does not say.
     #[serde(skip_serializing_if = "Option::is_none")]
     resident: Option<u64>,
-    /// The block cache every column family shares: its capacity, what it holds, and the pinned
-    /// part of that.
+    /// The block cache every column family shares, RocksDB's whole budget: its capacity, what it
+    /// holds (the room reserved for the memtables included), and the pinned part of that.
     block_cache_capacity: u64,
     block_cache_used: u64,
     block_cache_pinned: u64,
