@@ -30,6 +30,7 @@
 //! - `verify` — walking the hash chain.
 //! - `commit` — commits, changes, revisions, append requests and the hash.
 //! - `record` — byte layout of keys and versioned records.
+//! - `sums` — counters RocksDB sums from signed deltas (merge operands), for the read models.
 //! - `clock` — commit times that never go backwards.
 //! - `seq` — the [`Seq`] and [`Rev`] numbers.
 //! - `error` — the crate's [`Error`].
@@ -46,6 +47,7 @@ mod reads;
 pub mod record;
 mod seq;
 mod store;
+pub mod sums;
 mod verify;
 mod writer;
 

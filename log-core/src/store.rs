@@ -174,6 +174,9 @@ impl Store {
                 cf_opts.set_memtable_whole_key_filtering(true);
                 cf_opts.set_memtable_prefix_bloom_ratio(MEMTABLE_PREFIX_BLOOM_RATIO);
             }
+            // Any family may hold summed counters (`crate::sums`); the operator must be set
+            // whenever one holds operands, so it is set on all of them.
+            cf_opts.set_merge_operator_associative(crate::sums::SUM_OPERATOR, crate::sums::merge);
             ColumnFamilyDescriptor::new(name, cf_opts)
         });
         let db =

@@ -23,7 +23,7 @@ use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::keys;
-use crate::overlay::{Op, WriteOverlay};
+use crate::overlay::{Op, Write, WriteOverlay};
 use crate::projections::{self, Projection, types};
 use crate::resident::Resident;
 
@@ -146,6 +146,11 @@ pub(crate) struct FoldCtx<'a> {
     counters: BTreeMap<(&'static str, Vec<u8>), i64>,
     /// The kinds of item as of this commit (its own schema changes included).
     pub types: &'a TypeRegistry,
+    /// Whether counters are summed unread ([`FoldCtx::sums`]).
+    sums: bool,
+    /// The applying projection's ranges of counters summed unread when `sums` holds
+    /// ([`Projection::summed`]).
+    summed: &'static [(&'static str, &'static [u8])],
     /// The column families of the projection applying now: a projection reads and writes only
     /// its own, which is what lets a rebuild fold disjoint groups of them on threads of their own
     /// (`crate::rebuild`); checked in debug builds.
@@ -183,7 +188,7 @@ impl<'a> FoldCtx<'a> {
         self.ops.push(Op {
             cf: cf_name,
             key: key.to_vec(),
-            value: Some(value.to_vec()),
+            write: Write::Put(value.to_vec()),
         });
         Ok(())
     }
@@ -193,9 +198,28 @@ impl<'a> FoldCtx<'a> {
         self.ops.push(Op {
             cf: cf_name,
             key: key.to_vec(),
-            value: None,
+            write: Write::Delete,
         });
         Ok(())
+    }
+
+    /// Whether this fold adds to counters without reading them ([`FoldCtx::add`]) and settles
+    /// them at its end ([`Projection::settle`]): a full rebuild, whose read models are not read
+    /// until it is done. Elsewhere a projection reads and writes its counters itself.
+    pub fn sums(&self) -> bool {
+        self.sums
+    }
+
+    /// Adds `delta` to the signed counter at `key`, unread: RocksDB sums the deltas. Only when
+    /// [`FoldCtx::sums`] holds; the key must not be read again before the projection's settle.
+    pub fn add(&mut self, cf_name: &'static str, key: &[u8], delta: i64) {
+        self.check_owner(cf_name);
+        debug_assert!(self.sums, "a sum added outside a full rebuild");
+        self.ops.push(Op {
+            cf: cf_name,
+            key: key.to_vec(),
+            write: Write::Add(delta),
+        });
     }
 
     /// Reads the state as of the previous commit (this commit's writes are not visible).
@@ -205,7 +229,7 @@ impl<'a> FoldCtx<'a> {
             return Ok(found.map(<[u8]>::to_vec));
         }
         for overlay in self.layers.iter().flatten() {
-            if let Some(found) = overlay.get(cf_name, key) {
+            if let Some(found) = overlay.get(cf_name, key)? {
                 return Ok(found.map(<[u8]>::to_vec));
             }
         }
@@ -216,6 +240,17 @@ impl<'a> FoldCtx<'a> {
     /// bytes do not depend on the history that led to it.
     pub fn count(&mut self, cf_name: &'static str, key: Vec<u8>, delta: i64) {
         self.check_owner(cf_name);
+        if self.sums
+            && self
+                .summed
+                .iter()
+                .any(|&(family, prefix)| family == cf_name && key.starts_with(prefix))
+        {
+            if delta != 0 {
+                self.add(cf_name, &key, delta);
+            }
+            return;
+        }
         *self.counters.entry((cf_name, key)).or_insert(0) += delta;
     }
 
@@ -262,6 +297,9 @@ pub struct Folder {
     /// Whether its writes go through RocksDB's write-ahead log: always, except in a full rebuild
     /// (`crate::rebuild`), which marks itself in progress and flushes at its end instead.
     wal: bool,
+    /// Whether its projections sum counters unread ([`FoldCtx::sums`]): only the groups of a full
+    /// rebuild, which settle them before the rebuild's mark is cleared.
+    sums: bool,
 }
 
 impl Folder {
@@ -299,12 +337,18 @@ impl Folder {
             types: Arc::default(),
             types_at: None,
             wal: true,
+            sums: false,
         })
     }
 
     /// Writes without the write-ahead log (a full rebuild; see [`Folder::wal`]).
     pub(crate) fn skip_wal(&mut self) {
         self.wal = false;
+    }
+
+    /// Lets its projections sum counters unread (a full rebuild; see [`Folder::sums`]).
+    pub(crate) fn sum_counters(&mut self) {
+        self.sums = true;
     }
 
     fn write_options(wal: bool) -> rocksdb::WriteOptions {
@@ -424,10 +468,13 @@ impl Folder {
             priors: &priors,
             counters: BTreeMap::new(),
             types: &registry,
+            sums: self.sums,
+            summed: &[],
             owner: &[],
         };
         for &i in &due {
             ctx.owner = self.projections[i].column_families();
+            ctx.summed = self.projections[i].summed();
             self.projections[i].apply(&mut ctx)?;
         }
         ctx.flush_counters()?;
@@ -455,10 +502,11 @@ impl Folder {
         {
             // The checkpoints in memory may have run ahead of an overlay that was never
             // written: take them from the database again.
-            let (overlay_bytes, wal) = (self.overlay_bytes, self.wal);
+            let (overlay_bytes, wal, sums) = (self.overlay_bytes, self.wal, self.sums);
             *self = Folder::open_with(&self.store, &self.log, self.projections.clone())?;
             self.overlay_bytes = overlay_bytes;
             self.wal = wal;
+            self.sums = sums;
             return Err(e);
         }
         while self.applied() < until {
@@ -549,9 +597,9 @@ impl Folder {
                     due[i] = true;
                 }
                 if let Some(resident) = resident.as_mut() {
-                    resident.absorb(&folded.ops);
+                    resident.absorb(&folded.ops)?;
                 }
-                current.absorb(folded.ops);
+                current.absorb(folded.ops)?;
                 last = Some(commit.seq);
                 if current.bytes >= self.overlay_bytes {
                     // The write before this one gives back the overlay written before it,

@@ -19,6 +19,7 @@
 //!   often), so reading them never reaches the store.
 //! - `rebuild` — `rebuild_all`: a full rebuild on several threads (disjoint groups of
 //!   projections), without the write-ahead log, marked in progress until flushed.
+//! - `settle` — the end of a rebuild for projections that summed their counters unread.
 //! - `worker` — `Projector`: the live worker, `wait_applied`, status.
 //! - `read` — `ReadModels`, `Page` and the shared scan helpers.
 //! - `export` — every live item at one instant (`each_live_item`), for editions.
@@ -50,6 +51,7 @@ mod record;
 mod resident;
 mod rights;
 mod scan_layers;
+mod settle;
 mod worker;
 
 #[cfg(test)]

@@ -3,34 +3,75 @@
 //! sorted batch.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
+use catalog_log_core::sums;
 use foldhash::fast::RandomState;
+use rocksdb::{ColumnFamily, DB, WriteBatch};
 
-use rocksdb::{DB, WriteBatch};
-
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::fold::cf;
 
-/// One write to a read model; `value: None` deletes the key.
+/// One write to a read model.
 pub(crate) struct Op {
     pub cf: &'static str,
     pub key: Vec<u8>,
-    pub value: Option<Vec<u8>>,
+    pub write: Write,
+}
+
+/// What an [`Op`] does to its key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Write {
+    Put(Vec<u8>),
+    Delete,
+    /// Adds to a summed counter without reading it (a RocksDB merge operand; see
+    /// `catalog_log_core::sums`). Only a full rebuild writes these, and settles them at its end.
+    Add(i64),
+}
+
+impl Write {
+    /// This write made after `earlier` to the same key, as one write.
+    fn after(self, earlier: &Write) -> Result<Write> {
+        let Write::Add(delta) = self else {
+            return Ok(self);
+        };
+        let base = match earlier {
+            Write::Add(before) => return Ok(Write::Add(before.wrapping_add(delta))),
+            Write::Put(bytes) => Some(&bytes[..]),
+            Write::Delete => None,
+        };
+        let sum = sums::add_to(base, delta).ok_or_else(|| {
+            Error::Corrupt(format!("a sum added to a value of {base:?}, not a counter"))
+        })?;
+        Ok(Write::Put(sum.to_vec()))
+    }
+
+    fn bytes(&self) -> usize {
+        match self {
+            Write::Put(value) => value.len(),
+            Write::Delete => 0,
+            Write::Add(_) => 8,
+        }
+    }
+}
+
+fn add_to_batch(batch: &mut WriteBatch, handle: &ColumnFamily, key: &[u8], write: &Write) {
+    match write {
+        Write::Put(value) => batch.put_cf(handle, key, value),
+        Write::Delete => batch.delete_cf(handle, key),
+        Write::Add(delta) => batch.merge_cf(handle, key, delta.to_be_bytes()),
+    }
 }
 
 impl Op {
     pub fn write_to(self, db: &DB, batch: &mut WriteBatch) -> Result<()> {
-        let handle = cf(db, self.cf)?;
-        match self.value {
-            Some(value) => batch.put_cf(handle, self.key, value),
-            None => batch.delete_cf(handle, self.key),
-        }
+        add_to_batch(batch, cf(db, self.cf)?, &self.key, &self.write);
         Ok(())
     }
 }
 
-/// One column family's writes: key → value, `None` deleting it.
-type Family = HashMap<Vec<u8>, Option<Vec<u8>>, RandomState>;
+/// One column family's writes: key → its last write (sums added up).
+type Family = HashMap<Vec<u8>, Write, RandomState>;
 
 /// The read models' writes of many commits, the last write of each key winning, held in memory
 /// until written as one sorted batch.
@@ -68,22 +109,37 @@ impl WriteOverlay {
         self.bytes = 0;
     }
 
-    /// `Some(None)` when the overlay deletes the key, `None` when it does not hold it.
-    pub fn get(&self, cf_name: &str, key: &[u8]) -> Option<Option<&[u8]>> {
-        self.families
-            .get(cf_name)?
-            .get(key)
-            .map(|value| value.as_deref())
+    /// `Some(None)` when the overlay deletes the key, `None` when it does not hold it. A sum
+    /// being added up cannot be read (its base is in the store): an error.
+    pub fn get(&self, cf_name: &str, key: &[u8]) -> Result<Option<Option<&[u8]>>> {
+        let Some(write) = self.families.get(cf_name).and_then(|f| f.get(key)) else {
+            return Ok(None);
+        };
+        match write {
+            Write::Put(value) => Ok(Some(Some(value))),
+            Write::Delete => Ok(Some(None)),
+            Write::Add(_) => Err(Error::Corrupt(format!(
+                "{cf_name}/{} is a sum being added up, read before it was settled",
+                hex::encode(key)
+            ))),
+        }
     }
 
-    pub fn absorb(&mut self, ops: Vec<Op>) {
+    pub fn absorb(&mut self, ops: Vec<Op>) -> Result<()> {
         for op in ops {
-            self.bytes += op.key.len() + op.value.as_ref().map_or(0, Vec::len);
-            self.families
-                .entry(op.cf)
-                .or_default()
-                .insert(op.key, op.value);
+            self.bytes += op.key.len() + op.write.bytes();
+            let family = self.families.entry(op.cf).or_default();
+            match family.entry(op.key) {
+                Entry::Occupied(mut held) => {
+                    let write = op.write.after(held.get())?;
+                    held.insert(write);
+                }
+                Entry::Vacant(slot) => {
+                    slot.insert(op.write);
+                }
+            }
         }
+        Ok(())
     }
 
     /// Adds every write to `batch`, family by family, keys in order: RocksDB's memtable inserts
@@ -95,11 +151,8 @@ impl WriteOverlay {
             let handle = cf(db, name)?;
             let mut entries: Vec<_> = entries.iter().collect();
             entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
-            for (key, value) in entries {
-                match value {
-                    Some(value) => batch.put_cf(handle, key, value),
-                    None => batch.delete_cf(handle, key),
-                }
+            for (key, write) in entries {
+                add_to_batch(batch, handle, key, write);
             }
         }
         Ok(())

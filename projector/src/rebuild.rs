@@ -10,6 +10,10 @@
 //! handed to every group (decoding had been a tenth of each group's thread), marked with the
 //! changes that make their item, so that one set of the items met serves every group.
 //!
+//! Its groups add to their counters without reading them back (RocksDB sums them: `crate::settle`)
+//! and settle them once every commit is folded, so until the rebuild's end the read models do
+//! not hold what a live fold would: nothing reads them before the mark below is cleared.
+//!
 //! Why it may skip the write-ahead log: the rebuild marks itself in progress in `rm_meta`
 //! ([`IN_PROGRESS_KEY`], written through the WAL and fsync'd) before emptying anything, and
 //! clears the mark (fsync'd too) only once every family it wrote is flushed to SST files. A crash
@@ -95,11 +99,22 @@ pub(crate) fn rebuild_all_with(
                     .spawn_scoped(scope, move || {
                         let mut folder = Folder::open_with(store, log, group.clone())?;
                         folder.skip_wal();
+                        folder.sum_counters();
                         folder.set_overlay_bytes(overlay_bytes);
-                        folder.catch_up_shared(until, &chunks, |seq| {
+                        let reached = folder.catch_up_shared(until, &chunks, |seq| {
                             // The receiver lives until every worker is joined.
                             let _ = reached_tx.send((g, seq));
-                        })
+                        })?;
+                        for p in group {
+                            let started = std::time::Instant::now();
+                            p.settle(db)?;
+                            tracing::debug!(
+                                projection = p.name(),
+                                elapsed_ms = started.elapsed().as_millis(),
+                                "settled"
+                            );
+                        }
+                        Ok(reached)
                     })
                     .map_err(|e| Error::Corrupt(format!("cannot start a rebuild thread: {e}")))
             })

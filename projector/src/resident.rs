@@ -17,9 +17,9 @@
 
 use rocksdb::{DB, Direction, IteratorMode};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::fold::cf;
-use crate::overlay::Op;
+use crate::overlay::{Op, Write};
 use crate::packed::PackedMap;
 use crate::projections::Projection;
 
@@ -86,17 +86,25 @@ impl Resident {
     }
 
     /// Takes in one commit's writes (those in a resident range), so [`Resident::get`] answers as
-    /// of that commit.
-    pub fn absorb(&mut self, ops: &[Op]) {
+    /// of that commit. A range is read back, so it holds no unread sums: adding to one is an
+    /// error.
+    pub fn absorb(&mut self, ops: &[Op]) -> Result<()> {
         for op in ops {
             let Some(range) = self.ranges.iter_mut().find(|r| r.holds(op.cf, &op.key)) else {
                 continue;
             };
-            match &op.value {
-                Some(value) => range.keys.insert(&op.key, value),
-                None => range.keys.remove(&op.key),
+            match &op.write {
+                Write::Put(value) => range.keys.insert(&op.key, value),
+                Write::Delete => range.keys.remove(&op.key),
+                Write::Add(_) => {
+                    return Err(Error::Corrupt(format!(
+                        "a sum added in {}, a range held in memory",
+                        op.cf
+                    )));
+                }
             }
         }
+        Ok(())
     }
 
     /// Keys held, over every range (for the fold's log line).
@@ -132,7 +140,7 @@ mod tests {
         Op {
             cf: "rm_events",
             key: key.to_vec(),
-            value: Some(value.to_vec()),
+            write: Write::Put(value.to_vec()),
         }
     }
 
@@ -146,20 +154,24 @@ mod tests {
         assert_eq!(resident.get("rm_events", b"r1"), Some(None));
         assert_eq!(resident.get("rm_events", b"d1"), None);
         assert_eq!(resident.get("rm_items", b"r1"), None);
-        resident.absorb(&[
-            put(b"r1", b"\x01"),
-            put(b"x2", b"\x02"),
-            put(b"d1", b"\x03"),
-        ]);
+        resident
+            .absorb(&[
+                put(b"r1", b"\x01"),
+                put(b"x2", b"\x02"),
+                put(b"d1", b"\x03"),
+            ])
+            .unwrap();
         assert_eq!(resident.get("rm_events", b"r1"), Some(Some(&b"\x01"[..])));
         assert_eq!(resident.get("rm_events", b"x2"), Some(Some(&b"\x02"[..])));
         assert_eq!(resident.get("rm_events", b"d1"), None);
         assert_eq!(resident.len(), 2);
-        resident.absorb(&[Op {
-            cf: "rm_events",
-            key: b"r1".to_vec(),
-            value: None,
-        }]);
+        resident
+            .absorb(&[Op {
+                cf: "rm_events",
+                key: b"r1".to_vec(),
+                write: Write::Delete,
+            }])
+            .unwrap();
         assert_eq!(resident.get("rm_events", b"r1"), Some(None));
         assert_eq!(resident.len(), 1);
     }

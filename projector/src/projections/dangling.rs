@@ -6,17 +6,21 @@
 //! It keeps what it needs of its own, so `catalog rebuild --projection dangling` folds it alone:
 //! a marker per live item, and a count of references per target. A target is dangling while it
 //! is not live and its count is above zero; each target a commit touches (its own liveness or a
-//! reference to it) is judged before and after, and the index and the total move with it.
+//! reference to it) is judged before and after, and the index and the total move with it. A
+//! full rebuild keeps only the marks and the counts as it folds (the counts summed unread) and
+//! finds what dangles at its end, in one pass over both.
 //! References are read with the built-in kinds' table, as `events` reads them.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use catalog_schemas::Id;
+use rocksdb::DB;
 
 use crate::error::Result;
 use crate::fold::FoldCtx;
 use crate::keys::{self, ID_LEN};
 use crate::read::ReadModels;
+use crate::settle;
 
 use super::Projection;
 use super::links::ref_set;
@@ -64,6 +68,24 @@ impl Projection for Dangling {
             for (_, t) in is.difference(&was) {
                 *pointed.entry(*t).or_default() += 1;
             }
+        }
+        if ctx.sums() {
+            // A rebuild: the marks and counts alone, unread; what dangles is found at the end
+            // (`settle`).
+            for (id, &(was, is)) in &changed {
+                let live_key = keys::key(&[&[LIVE], id]);
+                match (was, is) {
+                    (false, true) => ctx.put(CF, &live_key, &[])?,
+                    (true, false) => ctx.delete(CF, &live_key)?,
+                    _ => {}
+                }
+            }
+            for (id, &delta) in &pointed {
+                if delta != 0 {
+                    ctx.add(CF, &keys::key(&[&[POINTED], id]), delta);
+                }
+            }
+            return Ok(());
         }
         let mut touched: BTreeSet<[u8; ID_LEN]> = changed.keys().copied().collect();
         touched.extend(pointed.keys().copied());
@@ -115,6 +137,41 @@ impl Projection for Dangling {
             ctx.count(CF, TOTAL.to_vec(), total);
         }
         Ok(())
+    }
+
+    /// Walks the summed counts and the live marks together, in id order: a count at zero goes, a
+    /// count of a target not live marks it dangling.
+    fn settle(&self, db: &DB) -> Result<()> {
+        let mut out = settle::Writes::new(db, CF)?;
+        let mut live = settle::range(db, CF, &[LIVE])?;
+        let mut next_live = live.next().transpose()?;
+        let mut total: u64 = 0;
+        for entry in settle::range(db, CF, &[POINTED])? {
+            let (key, value) = entry?;
+            let count = settle::count(CF, &key, &value)?;
+            if count == 0 {
+                out.delete(&key)?;
+                continue;
+            }
+            out.put(&key, &count.to_be_bytes())?;
+            let id = &key[1..];
+            while let Some((live_key, _)) = &next_live
+                && &live_key[1..] < id
+            {
+                next_live = live.next().transpose()?;
+            }
+            let is_live = next_live
+                .as_ref()
+                .is_some_and(|(live_key, _)| &live_key[1..] == id);
+            if !is_live {
+                out.put(&keys::key(&[&[DANGLING], id]), &count.to_be_bytes())?;
+                total += 1;
+            }
+        }
+        if total > 0 {
+            out.put(TOTAL, &total.to_be_bytes())?;
+        }
+        out.finish()
     }
 }
 

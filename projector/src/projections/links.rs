@@ -9,12 +9,14 @@ use std::collections::BTreeSet;
 
 use catalog_schemas::types::TypeRegistry;
 use catalog_schemas::{Id, ItemType};
+use rocksdb::DB;
 use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::fold::{ChangeView, FoldCtx};
 use crate::keys;
 use crate::read::{Page, ReadModels};
+use crate::settle;
 
 use super::Projection;
 
@@ -109,6 +111,11 @@ impl Projection for Backlinks {
         &[BACKLINKS_CF]
     }
 
+    /// The counts per (target, source type, field): one for every item pointed at.
+    fn summed(&self) -> &'static [(&'static str, &'static [u8])] {
+        &[(BACKLINKS_CF, &[COUNT])]
+    }
+
     fn apply(&self, ctx: &mut FoldCtx<'_>) -> Result<()> {
         let types = ctx.types;
         for view in ctx.changes() {
@@ -182,6 +189,27 @@ fn rank_prefix(field: &str, ty: Option<ItemType>) -> Vec<u8> {
     ])
 }
 
+/// The rank prefix a counter's key belongs under, and its target.
+fn rank_of(key: &[u8]) -> Result<(Vec<u8>, &[u8])> {
+    let bad = || Error::Corrupt(format!("bad refcount key {}", hex::encode(key)));
+    let (&kind, rest) = key.split_first().ok_or_else(bad)?;
+    let zero = rest.iter().position(|&b| b == 0).ok_or_else(bad)?;
+    let field = utf8(&rest[..zero])?;
+    let tail = &rest[zero + 1..];
+    let (ty, target) = match kind {
+        REF_BY_TYPE => {
+            let (ty, n) = keys::type_at(tail)?;
+            (Some(ty), &tail[n..])
+        }
+        REF_ALL => (None, tail),
+        _ => return Err(bad()),
+    };
+    if target.len() != keys::ID_LEN {
+        return Err(bad());
+    }
+    Ok((rank_prefix(&field, ty), target))
+}
+
 /// A rank position: the inverted count, then the target.
 fn rank_position(count: u64, target: &[u8]) -> Vec<u8> {
     keys::key(&[&(!count).to_be_bytes(), target])
@@ -197,6 +225,11 @@ impl Refcounts {
         target: &[u8],
         delta: i64,
     ) -> Result<()> {
+        if ctx.sums() {
+            // A rebuild: the rank keys are written once, from the sums (`settle`).
+            ctx.add(REFCOUNTS_CF, count_key, delta);
+            return Ok(());
+        }
         let old = match ctx.get(REFCOUNTS_CF, count_key)? {
             Some(bytes) => keys::u64_from(&bytes)?,
             None => 0,
@@ -287,6 +320,25 @@ impl Projection for Refcounts {
             }
         }
         Ok(())
+    }
+
+    /// Each summed counter becomes a plain one beside its rank key, or goes at zero.
+    fn settle(&self, db: &DB) -> Result<()> {
+        let mut out = settle::Writes::new(db, REFCOUNTS_CF)?;
+        for prefix in [[REF_BY_TYPE], [REF_ALL]] {
+            for entry in settle::range(db, REFCOUNTS_CF, &prefix)? {
+                let (key, value) = entry?;
+                let count = settle::count(REFCOUNTS_CF, &key, &value)?;
+                if count == 0 {
+                    out.delete(&key)?;
+                    continue;
+                }
+                out.put(&key, &count.to_be_bytes())?;
+                let (rank, target) = rank_of(&key)?;
+                out.put(&keys::key(&[&rank, &rank_position(count, target)]), &[])?;
+            }
+        }
+        out.finish()
     }
 }
 

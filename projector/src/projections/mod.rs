@@ -1,6 +1,8 @@
 //! The key-value projections. Each is a unit struct that owns its column families and folds one
 //! commit at a time through a `FoldCtx`; its read side is an `impl ReadModels` block beside it.
 
+use rocksdb::DB;
+
 use crate::error::Result;
 use crate::fold::FoldCtx;
 
@@ -42,8 +44,25 @@ pub(crate) trait Projection: Send + Sync {
     fn resident(&self) -> &'static [(&'static str, &'static [u8])] {
         &[]
     }
+    /// Key ranges (family, key prefix) holding only counters moved by [`FoldCtx::count`] that a
+    /// full rebuild sums unread ([`crate::settle`]): ranges sized by all the catalog's items,
+    /// whose counters a fold would otherwise read from the store.
+    fn summed(&self) -> &'static [(&'static str, &'static [u8])] {
+        &[]
+    }
     /// Adds this commit's changes to the batch.
     fn apply(&self, ctx: &mut FoldCtx<'_>) -> Result<()>;
+    /// At the end of a full rebuild, once every commit is applied and written: turns the
+    /// counters summed unread ([`FoldCtx::sums`]) into what folding commit by commit writes
+    /// ([`crate::settle`]). By default its [`Projection::summed`] ranges' counters are made
+    /// plain, those at zero removed; a projection that adds sums itself ([`FoldCtx::add`])
+    /// settles them itself.
+    fn settle(&self, db: &DB) -> Result<()> {
+        for &(cf_name, prefix) in self.summed() {
+            crate::settle::counters(db, cf_name, prefix)?;
+        }
+        Ok(())
+    }
 }
 
 static ALL: &[&dyn Projection] = &[
