@@ -57,14 +57,31 @@ pub(crate) fn count(cf_name: &str, key: &[u8], value: &[u8]) -> Result<u64> {
 /// Makes every summed counter of `cf_name` under `prefix` plain, removing those at zero.
 pub(crate) fn counters(db: &DB, cf_name: &str, prefix: &[u8]) -> Result<()> {
     let mut out = Writes::new(db, cf_name)?;
+    each_count(db, cf_name, prefix, &mut out, |_, _, _| Ok(()))?;
+    out.finish()
+}
+
+/// Settles each summed counter of `cf_name` under `prefix`, in key order, through `out`: one at
+/// zero is removed; the rest are written plain and handed to `each` (key, count), to write what
+/// goes beside them.
+pub(crate) fn each_count<'d>(
+    db: &'d DB,
+    cf_name: &str,
+    prefix: &'d [u8],
+    out: &mut Writes<'d>,
+    mut each: impl FnMut(&[u8], u64, &mut Writes<'d>) -> Result<()>,
+) -> Result<()> {
     for entry in range(db, cf_name, prefix)? {
         let (key, value) = entry?;
         match count(cf_name, &key, &value)? {
             0 => out.delete(&key)?,
-            n => out.put(&key, &n.to_be_bytes())?,
+            n => {
+                out.put(&key, &n.to_be_bytes())?;
+                each(&key, n, out)?;
+            }
         }
     }
-    out.finish()
+    Ok(())
 }
 
 /// Batched writes to one family, without the write-ahead log.

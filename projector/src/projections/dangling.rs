@@ -146,14 +146,7 @@ impl Projection for Dangling {
         let mut live = settle::range(db, CF, &[LIVE])?;
         let mut next_live = live.next().transpose()?;
         let mut total: u64 = 0;
-        for entry in settle::range(db, CF, &[POINTED])? {
-            let (key, value) = entry?;
-            let count = settle::count(CF, &key, &value)?;
-            if count == 0 {
-                out.delete(&key)?;
-                continue;
-            }
-            out.put(&key, &count.to_be_bytes())?;
+        settle::each_count(db, CF, &[POINTED], &mut out, |key, count, out| {
             let id = &key[1..];
             while let Some((live_key, _)) = &next_live
                 && &live_key[1..] < id
@@ -167,7 +160,8 @@ impl Projection for Dangling {
                 out.put(&keys::key(&[&[DANGLING], id]), &count.to_be_bytes())?;
                 total += 1;
             }
-        }
+            Ok(())
+        })?;
         if total > 0 {
             out.put(TOTAL, &total.to_be_bytes())?;
         }

@@ -325,18 +325,11 @@ impl Projection for Refcounts {
     /// Each summed counter becomes a plain one beside its rank key, or goes at zero.
     fn settle(&self, db: &DB) -> Result<()> {
         let mut out = settle::Writes::new(db, REFCOUNTS_CF)?;
-        for prefix in [[REF_BY_TYPE], [REF_ALL]] {
-            for entry in settle::range(db, REFCOUNTS_CF, &prefix)? {
-                let (key, value) = entry?;
-                let count = settle::count(REFCOUNTS_CF, &key, &value)?;
-                if count == 0 {
-                    out.delete(&key)?;
-                    continue;
-                }
-                out.put(&key, &count.to_be_bytes())?;
-                let (rank, target) = rank_of(&key)?;
-                out.put(&keys::key(&[&rank, &rank_position(count, target)]), &[])?;
-            }
+        for prefix in [&[REF_BY_TYPE], &[REF_ALL]] {
+            settle::each_count(db, REFCOUNTS_CF, prefix, &mut out, |key, count, out| {
+                let (rank, target) = rank_of(key)?;
+                out.put(&keys::key(&[&rank, &rank_position(count, target)]), &[])
+            })?;
         }
         out.finish()
     }
