@@ -217,7 +217,10 @@ fn synced() -> WriteOptions {
 /// catalog, BENCHMARKS.md 2026-11-28); a projection not named weighs 1. At that size `dangling`
 /// and `refcounts` read the store for most changes and outweigh `items`, which a 100,000-item
 /// catalog's profile (these weights' first source) did not show: the group holding both ran alone
-/// for the last ~40% of the fold.
+/// for the last ~40% of the fold. Since the rebuild sums those counters unread (`crate::settle`)
+/// `dangling` weighs far less: a profile then (BENCHMARKS.md, 2026-12-05 night) had the group
+/// holding it at 10.5% of the samples and the other at 36%, but with the overlay writers, the
+/// decoder and RocksDB keeping both cores busy, rebalancing would gain little; not redone yet.
 const WEIGHTS: &[(&str, u32)] = &[
     ("dangling", 300),
     ("refcounts", 120),
