@@ -13,12 +13,14 @@ use rocksdb::MergeOperands;
 /// read with another one of a different name.
 pub const SUM_OPERATOR: &str = "catalog.sum-i64-be";
 
-/// `base` (absent: zero) plus `delta`, or `None` when `base` is not 8 bytes (not a counter).
+/// A counter's value, or `None` when `bytes` are not 8 (not a counter).
+pub fn value(bytes: &[u8]) -> Option<i64> {
+    Some(i64::from_be_bytes(bytes.try_into().ok()?))
+}
+
+/// `base` (absent: zero) plus `delta`, or `None` when `base` is not a counter.
 pub fn add_to(base: Option<&[u8]>, delta: i64) -> Option<[u8; 8]> {
-    let base = match base {
-        None => 0,
-        Some(bytes) => i64::from_be_bytes(bytes.try_into().ok()?),
-    };
+    let base = base.map_or(Some(0), value)?;
     Some(base.wrapping_add(delta).to_be_bytes())
 }
 
@@ -30,12 +32,11 @@ pub(crate) fn merge(
     existing: Option<&[u8]>,
     operands: &MergeOperands,
 ) -> Option<Vec<u8>> {
-    let mut sum = add_to(existing, 0)?;
+    let mut sum = existing.map_or(Some(0), value)?;
     for operand in operands {
-        let delta = i64::from_be_bytes(operand.try_into().ok()?);
-        sum = add_to(Some(&sum), delta)?;
+        sum = sum.wrapping_add(value(operand)?);
     }
-    Some(sum.to_vec())
+    Some(sum.to_be_bytes().to_vec())
 }
 
 #[cfg(test)]
@@ -43,10 +44,16 @@ mod tests {
     use super::*;
     use crate::Store;
 
-    #[test]
-    fn operands_sum_over_a_base_and_over_nothing() {
+    /// A store with one family to sum in; the directory lives as long as the store is used.
+    fn store() -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path(), &["rm_sums"]).unwrap();
+        (dir, store)
+    }
+
+    #[test]
+    fn operands_sum_over_a_base_and_over_nothing() {
+        let (_dir, store) = store();
         let db = store.db();
         let cf = db.cf_handle("rm_sums").unwrap();
         db.put_cf(cf, b"a", 5i64.to_be_bytes()).unwrap();
@@ -68,8 +75,7 @@ mod tests {
 
     #[test]
     fn an_operand_that_is_not_a_counter_is_corrupt() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path(), &["rm_sums"]).unwrap();
+        let (_dir, store) = store();
         let db = store.db();
         let cf = db.cf_handle("rm_sums").unwrap();
         db.merge_cf(cf, b"a", b"short").unwrap();

@@ -12,11 +12,11 @@
 //! Settling writes without the write-ahead log, as the rebuild's groups do: the rebuild flushes
 //! every family before it clears its mark of being under way.
 
+use catalog_log_core::sums;
 use rocksdb::{ColumnFamily, DB, Direction, IteratorMode, WriteBatch, WriteOptions};
 
 use crate::error::{Error, Result};
 use crate::fold::cf;
-use crate::keys;
 
 /// Writes gathered into one batch before it is written.
 const BATCH_OPS: usize = 65_536;
@@ -45,7 +45,13 @@ pub(crate) fn range<'d>(
 /// A summed counter's value: never below zero (a reference removed that was never added means
 /// the log and the fold disagree).
 pub(crate) fn count(cf_name: &str, key: &[u8], value: &[u8]) -> Result<u64> {
-    let sum = i64::from_be_bytes(keys::u64_from(value)?.to_be_bytes());
+    let sum = sums::value(value).ok_or_else(|| {
+        Error::Corrupt(format!(
+            "{cf_name}/{} holds {} bytes, not a counter",
+            hex::encode(key),
+            value.len()
+        ))
+    })?;
     u64::try_from(sum).map_err(|_| {
         Error::Corrupt(format!(
             "{cf_name}/{} summed to {sum}, below zero",
