@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine lacks to build and test catalog: RocksDB's bindings need libclang (bindgen),
 # the git mirror needs git, page images of PDFs poppler-utils.
-# Safe to run again; it only installs what is missing. Sourced by run.sh and test.sh.
+# Safe to run again; it only installs what is missing. Sourced by run.sh and test.sh, and by hand before
+# cargo commands (`source scripts/setup.sh`): the caller's shell options are given back at the end, so a
+# later command that fails (a grep finding nothing) does not end an interactive shell.
+_setup_flags="$-"
+_setup_pipefail="$(shopt -po pipefail)"
 set -euo pipefail
 
 need=()
@@ -22,3 +26,7 @@ fi
 # machine and profile, and reused by every clone, the tests and the server.
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/catalog-target}"
 mkdir -p "$CARGO_TARGET_DIR"
+case "$_setup_flags" in *e*) ;; *) set +e ;; esac
+case "$_setup_flags" in *u*) ;; *) set +u ;; esac
+eval "$_setup_pipefail"
+unset _setup_flags _setup_pipefail
