@@ -18,9 +18,14 @@ pub fn value(bytes: &[u8]) -> Option<i64> {
     Some(i64::from_be_bytes(bytes.try_into().ok()?))
 }
 
+/// A counter that may be absent (then zero), or `None` when present but not a counter.
+fn value_or_zero(bytes: Option<&[u8]>) -> Option<i64> {
+    bytes.map_or(Some(0), value)
+}
+
 /// `base` (absent: zero) plus `delta`, or `None` when `base` is not a counter.
 pub fn add_to(base: Option<&[u8]>, delta: i64) -> Option<[u8; 8]> {
-    let base = base.map_or(Some(0), value)?;
+    let base = value_or_zero(base)?;
     Some(base.wrapping_add(delta).to_be_bytes())
 }
 
@@ -32,7 +37,7 @@ pub(crate) fn merge(
     existing: Option<&[u8]>,
     operands: &MergeOperands,
 ) -> Option<Vec<u8>> {
-    let mut sum = existing.map_or(Some(0), value)?;
+    let mut sum = value_or_zero(existing)?;
     for operand in operands {
         sum = sum.wrapping_add(value(operand)?);
     }

@@ -44,7 +44,7 @@ pub(crate) fn range<'d>(
 
 /// A summed counter's value: never below zero (a reference removed that was never added means
 /// the log and the fold disagree).
-pub(crate) fn count(cf_name: &str, key: &[u8], value: &[u8]) -> Result<u64> {
+fn count(cf_name: &str, key: &[u8], value: &[u8]) -> Result<u64> {
     let sum = sums::value(value).ok_or_else(|| {
         Error::Corrupt(format!(
             "{cf_name}/{} holds {} bytes, not a counter",
