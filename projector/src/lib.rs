@@ -14,6 +14,7 @@
 //! - `record` — the stored item record, `StoredItem`, `Lookup`, answer bytes and ETags.
 //! - `fold` — the `FoldCtx` a projection writes through, `Folder` (shared with `replay`), `reset`.
 //! - `overlay` — one commit's writes, and the overlay a long catch-up gathers them in.
+//! - `chunks` — bytes appended into chunks that are emptied and filled again (the overlay's).
 //! - `packed` — byte keys to byte values packed into chunks (what `resident` holds).
 //! - `resident` — key ranges a fold from the log's start holds whole in memory (counters read back
 //!   often), so reading them never reaches the store.
@@ -38,6 +39,7 @@
 //! - `rights` — the rights rule (`catalog_schemas::rights`) applied to any version read from the
 //!   log, as of now.
 
+mod chunks;
 mod error;
 mod export;
 pub mod fold;

@@ -19,7 +19,7 @@ use rocksdb::{DB, Direction, IteratorMode};
 
 use crate::error::{Error, Result};
 use crate::fold::cf;
-use crate::overlay::{Op, Write};
+use crate::overlay::{Ops, Write};
 use crate::packed::PackedMap;
 use crate::projections::Projection;
 
@@ -88,14 +88,14 @@ impl Resident {
     /// Takes in one commit's writes (those in a resident range), so [`Resident::get`] answers as
     /// of that commit. A range is read back, so it holds no unread sums: adding to one is an
     /// error.
-    pub fn absorb(&mut self, ops: &[Op]) -> Result<()> {
-        for op in ops {
-            let Some(range) = self.ranges.iter_mut().find(|r| r.holds(op.cf, &op.key)) else {
+    pub fn absorb(&mut self, ops: &Ops) -> Result<()> {
+        for op in ops.iter() {
+            let Some(range) = self.ranges.iter_mut().find(|r| r.holds(op.cf, op.key)) else {
                 continue;
             };
-            match &op.write {
-                Write::Put(value) => range.keys.insert(&op.key, value),
-                Write::Delete => range.keys.remove(&op.key),
+            match op.write {
+                Write::Put(value) => range.keys.insert(op.key, value),
+                Write::Delete => range.keys.remove(op.key),
                 Write::Add(_) => {
                     return Err(Error::Corrupt(format!(
                         "a sum added in {}, a range held in memory",
@@ -136,14 +136,6 @@ mod tests {
         }
     }
 
-    fn put(key: &[u8], value: &[u8]) -> Op {
-        Op {
-            cf: "rm_events",
-            key: key.to_vec(),
-            write: Write::Put(value.to_vec()),
-        }
-    }
-
     #[test]
     fn answers_its_ranges_and_leaves_the_rest_to_the_store() {
         let t = catalog_testkit::TempStore::open(&crate::column_families());
@@ -154,24 +146,18 @@ mod tests {
         assert_eq!(resident.get("rm_events", b"r1"), Some(None));
         assert_eq!(resident.get("rm_events", b"d1"), None);
         assert_eq!(resident.get("rm_items", b"r1"), None);
-        resident
-            .absorb(&[
-                put(b"r1", b"\x01"),
-                put(b"x2", b"\x02"),
-                put(b"d1", b"\x03"),
-            ])
-            .unwrap();
+        let mut ops = Ops::default();
+        ops.put("rm_events", b"r1", b"\x01");
+        ops.put("rm_events", b"x2", b"\x02");
+        ops.put("rm_events", b"d1", b"\x03");
+        resident.absorb(&ops).unwrap();
         assert_eq!(resident.get("rm_events", b"r1"), Some(Some(&b"\x01"[..])));
         assert_eq!(resident.get("rm_events", b"x2"), Some(Some(&b"\x02"[..])));
         assert_eq!(resident.get("rm_events", b"d1"), None);
         assert_eq!(resident.len(), 2);
-        resident
-            .absorb(&[Op {
-                cf: "rm_events",
-                key: b"r1".to_vec(),
-                write: Write::Delete,
-            }])
-            .unwrap();
+        ops.clear();
+        ops.delete("rm_events", b"r1");
+        resident.absorb(&ops).unwrap();
         assert_eq!(resident.get("rm_events", b"r1"), Some(None));
         assert_eq!(resident.len(), 1);
     }
