@@ -144,6 +144,17 @@ enum Held {
     Add(i64),
 }
 
+impl Held {
+    /// This held write as a [`Write`], its bytes read from `chunks`.
+    fn write(self, chunks: &Chunks) -> Write<'_> {
+        match self {
+            Held::Put { at, len } => Write::Put(chunks.get(at, len)),
+            Held::Delete => Write::Delete,
+            Held::Add(delta) => Write::Add(delta),
+        }
+    }
+}
+
 #[derive(Clone, Copy)]
 struct Entry {
     key_at: Place,
@@ -215,10 +226,10 @@ impl WriteOverlay {
         let Some(entry) = family.table.find(hash, |e| key_of(&self.chunks, e) == key) else {
             return Ok(None);
         };
-        match entry.held {
-            Held::Put { at, len } => Ok(Some(Some(self.chunks.get(at, len)))),
-            Held::Delete => Ok(Some(None)),
-            Held::Add(_) => Err(Error::Corrupt(format!(
+        match entry.held.write(&self.chunks) {
+            Write::Put(value) => Ok(Some(Some(value))),
+            Write::Delete => Ok(Some(None)),
+            Write::Add(_) => Err(Error::Corrupt(format!(
                 "{cf_name}/{} is a sum being added up, read before it was settled",
                 hex::encode(key)
             ))),
@@ -284,12 +295,7 @@ impl WriteOverlay {
         for (name, family) in families {
             let handle = cf(db, name)?;
             for (key, held) in sorted(&self.chunks, &family.table) {
-                let write = match held {
-                    Held::Put { at, len } => Write::Put(self.chunks.get(at, len)),
-                    Held::Delete => Write::Delete,
-                    Held::Add(delta) => Write::Add(delta),
-                };
-                add_to_batch(batch, handle, key, write);
+                add_to_batch(batch, handle, key, held.write(&self.chunks));
             }
         }
         Ok(())
@@ -332,7 +338,10 @@ fn head(key: &[u8]) -> u64 {
 }
 
 /// A family's keys and their writes, keys in byte order.
-fn sorted<'c>(chunks: &'c Chunks, table: &HashTable<Entry>) -> Vec<(&'c [u8], Held)> {
+fn sorted<'c>(
+    chunks: &'c Chunks,
+    table: &HashTable<Entry>,
+) -> impl Iterator<Item = (&'c [u8], Held)> + use<'c> {
     let mut entries: Vec<(u64, &'c [u8], Held)> = table
         .iter()
         .map(|e| {
@@ -341,10 +350,7 @@ fn sorted<'c>(chunks: &'c Chunks, table: &HashTable<Entry>) -> Vec<(&'c [u8], He
         })
         .collect();
     entries.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
-    entries
-        .into_iter()
-        .map(|(_, key, held)| (key, held))
-        .collect()
+    entries.into_iter().map(|(_, key, held)| (key, held))
 }
 
 #[cfg(test)]
@@ -453,15 +459,15 @@ mod tests {
                 let held = overlay
                     .families
                     .get(family)
-                    .map(|f| sorted(&overlay.chunks, &f.table))
-                    .unwrap_or_default();
+                    .map(|f| sorted(&overlay.chunks, &f.table).collect())
+                    .unwrap_or_else(Vec::new);
                 let got: Vec<(Vec<u8>, Model)> = held
                     .into_iter()
                     .map(|(key, held)| {
-                        let write = match held {
-                            Held::Put { at, len } => Model::Put(overlay.chunks.get(at, len).to_vec()),
-                            Held::Delete => Model::Delete,
-                            Held::Add(d) => Model::Add(d),
+                        let write = match held.write(&overlay.chunks) {
+                            Write::Put(bytes) => Model::Put(bytes.to_vec()),
+                            Write::Delete => Model::Delete,
+                            Write::Add(d) => Model::Add(d),
                         };
                         (key.to_vec(), write)
                     })
