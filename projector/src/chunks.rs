@@ -1,5 +1,6 @@
-//! Bytes appended into chunks that are emptied and filled again, for the write overlay of a long
-//! catch-up (`crate::overlay`).
+//! Bytes appended into chunks of 1 MiB, for the write overlay of a long catch-up
+//! (`crate::overlay`), which empties and fills them again, and for what a fold keeps resident
+//! (`crate::packed`), which copies what it still holds into fresh ones.
 //!
 //! The overlay had held each key and value in an allocation of its own: two allocations and two
 //! frees per write, and the fresh pages behind them faulted in again each time an overlay was
@@ -27,23 +28,41 @@ pub(crate) struct Chunks {
     filling: usize,
 }
 
+impl Place {
+    /// The place `n` bytes further on in the same run.
+    pub fn skip(self, n: u32) -> Place {
+        Place {
+            chunk: self.chunk,
+            at: self.at + n,
+        }
+    }
+}
+
 impl Chunks {
     /// Appends `bytes`, returning where they start.
     pub fn append(&mut self, bytes: &[u8]) -> Place {
+        self.append_pair(bytes, &[])
+    }
+
+    /// Appends `first` and then `second` as one run (`second` starts `first.len()` bytes on),
+    /// returning where it starts.
+    pub fn append_pair(&mut self, first: &[u8], second: &[u8]) -> Place {
+        let len = first.len() + second.len();
         loop {
             match self.chunks.get(self.filling) {
-                Some(chunk) if chunk.capacity() - chunk.len() >= bytes.len() => break,
+                Some(chunk) if chunk.capacity() - chunk.len() >= len => break,
                 // An emptied chunk too small for a long run is passed over until the next clear.
                 Some(_) if self.filling + 1 < self.chunks.len() => self.filling += 1,
                 _ => {
-                    self.chunks.push(Vec::with_capacity(bytes.len().max(CHUNK)));
+                    self.chunks.push(Vec::with_capacity(len.max(CHUNK)));
                     self.filling = self.chunks.len() - 1;
                 }
             }
         }
         let chunk = &mut self.chunks[self.filling];
         let at = chunk.len();
-        chunk.extend_from_slice(bytes);
+        chunk.extend_from_slice(first);
+        chunk.extend_from_slice(second);
         Place {
             chunk: narrow(self.filling),
             at: narrow(at),
@@ -76,8 +95,8 @@ impl Chunks {
     }
 }
 
-/// A chunk holds at most `max(CHUNK, one run)` bytes and runs are a key or a value, so offsets
-/// fit; the number of chunks is bounded by memory long before it reaches 2^32.
+/// A chunk holds at most `max(CHUNK, one run)` bytes and a run is a key, a value or both, so
+/// offsets fit; the number of chunks is bounded by memory long before it reaches 2^32.
 pub(crate) fn narrow(n: usize) -> u32 {
     u32::try_from(n).expect("a chunk's offset or a run's length fits in 32 bits")
 }
@@ -104,6 +123,21 @@ mod tests {
                     prop_assert_eq!(chunks.get(place, narrow(run.len())), &run[..]);
                 }
                 prop_assert_eq!(chunks.len(), runs.iter().map(Vec::len).sum::<usize>());
+            }
+        }
+
+        #[test]
+        fn a_pair_sits_side_by_side(
+            pairs in proptest::collection::vec(
+                (proptest::collection::vec(any::<u8>(), 0..40), proptest::collection::vec(any::<u8>(), 0..40)),
+                0..50,
+            )
+        ) {
+            let mut chunks = Chunks::default();
+            let places: Vec<_> = pairs.iter().map(|(a, b)| chunks.append_pair(a, b)).collect();
+            for ((a, b), place) in pairs.iter().zip(places) {
+                prop_assert_eq!(chunks.get(place, narrow(a.len())), &a[..]);
+                prop_assert_eq!(chunks.get(place.skip(narrow(a.len())), narrow(b.len())), &b[..]);
             }
         }
     }

@@ -13,29 +13,20 @@ use foldhash::fast::RandomState;
 use hashbrown::HashTable;
 use std::hash::BuildHasher;
 
-/// Bytes in a chunk; a key and value longer than this get a chunk of their own.
-const CHUNK: usize = 1 << 20;
+use crate::chunks::{Chunks, Place, narrow};
 
-/// Where one key and its value are: `chunk`, from `at`, the key's bytes then the value's.
+/// Garbage below this many bytes is never compacted away (a few chunks' worth).
+const GARBAGE_KEPT: usize = 4 << 20;
+
+/// Where one key and its value are: from `place`, the key's bytes then the value's.
 #[derive(Clone, Copy)]
 struct Slot {
-    chunk: u32,
-    at: u32,
+    place: Place,
     key_len: u32,
     value_len: u32,
 }
 
 impl Slot {
-    fn key(self) -> std::ops::Range<usize> {
-        let at = self.at as usize;
-        at..at + self.key_len as usize
-    }
-
-    fn value(self) -> std::ops::Range<usize> {
-        let at = self.at as usize + self.key_len as usize;
-        at..at + self.value_len as usize
-    }
-
     fn len(self) -> usize {
         self.key_len as usize + self.value_len as usize
     }
@@ -43,15 +34,19 @@ impl Slot {
 
 /// The key `slot` points at. A free function, not a method, so that it can be called while the
 /// table is borrowed mutably beside the chunks.
-fn key_of(chunks: &[Vec<u8>], slot: Slot) -> &[u8] {
-    &chunks[slot.chunk as usize][slot.key()]
+fn key_of(chunks: &Chunks, slot: Slot) -> &[u8] {
+    chunks.get(slot.place, slot.key_len)
+}
+
+fn value_of(chunks: &Chunks, slot: Slot) -> &[u8] {
+    chunks.get(slot.place.skip(slot.key_len), slot.value_len)
 }
 
 /// Byte keys to byte values, in chunks.
 #[derive(Default)]
 pub(crate) struct PackedMap {
     table: HashTable<Slot>,
-    chunks: Vec<Vec<u8>>,
+    chunks: Chunks,
     hasher: RandomState,
     /// Bytes in the chunks no slot points at any more (values moved or keys removed).
     garbage: usize,
@@ -64,7 +59,7 @@ impl PackedMap {
         let hash = self.hasher.hash_one(key);
         self.table
             .find(hash, |slot| key_of(&self.chunks, *slot) == key)
-            .map(|slot| &self.chunks[slot.chunk as usize][slot.value()])
+            .map(|slot| value_of(&self.chunks, *slot))
     }
 
     pub fn insert(&mut self, key: &[u8], value: &[u8]) {
@@ -75,7 +70,9 @@ impl PackedMap {
             .find_mut(hash, |slot| key_of(chunks, *slot) == key)
         {
             if slot.value_len as usize == value.len() {
-                chunks[slot.chunk as usize][slot.value()].copy_from_slice(value);
+                chunks
+                    .get_mut(slot.place.skip(slot.key_len), slot.value_len)
+                    .copy_from_slice(value);
                 return;
             }
             self.garbage += slot.len();
@@ -108,40 +105,31 @@ impl PackedMap {
 
     /// Copies the live keys and values into fresh chunks once more than half the bytes are
     /// garbage (and there are a few chunks of it), so memory stays within twice what is held.
+    /// The old chunks are given back, not kept for refilling: what a fold keeps resident only
+    /// grows or shrinks slowly, unlike the overlay's writes.
     fn compact_if_wasteful(&mut self) {
-        if self.garbage < 4 * CHUNK || self.garbage * 2 < self.used {
+        if self.garbage < GARBAGE_KEPT || self.garbage * 2 < self.used {
             return;
         }
         let old = std::mem::take(&mut self.chunks);
         self.used = 0;
         self.garbage = 0;
         for slot in &mut self.table {
-            let bytes = &old[slot.chunk as usize][slot.at as usize..][..slot.len()];
-            let (key, value) = bytes.split_at(slot.key_len as usize);
-            *slot = append(&mut self.chunks, &mut self.used, key, value);
+            *slot = append(
+                &mut self.chunks,
+                &mut self.used,
+                key_of(&old, *slot),
+                value_of(&old, *slot),
+            );
         }
     }
 }
 
-/// Writes `key` then `value` at the end of the last chunk (a new one when they do not fit).
-fn append(chunks: &mut Vec<Vec<u8>>, used: &mut usize, key: &[u8], value: &[u8]) -> Slot {
-    let len = key.len() + value.len();
-    let fits = chunks
-        .last()
-        .is_some_and(|chunk| chunk.capacity() - chunk.len() >= len);
-    if !fits {
-        chunks.push(Vec::with_capacity(len.max(CHUNK)));
-    }
-    let chunk_index = chunks.len() - 1;
-    let chunk = &mut chunks[chunk_index];
-    let at = chunk.len();
-    chunk.extend_from_slice(key);
-    chunk.extend_from_slice(value);
-    *used += len;
-    let narrow = |n: usize| u32::try_from(n).expect("a resident range stays far below 4 GiB");
+/// Writes `key` then `value` side by side in `chunks`.
+fn append(chunks: &mut Chunks, used: &mut usize, key: &[u8], value: &[u8]) -> Slot {
+    *used += key.len() + value.len();
     Slot {
-        chunk: narrow(chunk_index),
-        at: narrow(at),
+        place: chunks.append_pair(key, value),
         key_len: narrow(key.len()),
         value_len: narrow(value.len()),
     }
@@ -214,13 +202,13 @@ mod tests {
             assert_eq!(packed.get(&i.to_be_bytes()), Some(&[63u8; 8][..]));
         }
         assert!(
-            packed.garbage < 4 * CHUNK || packed.garbage * 2 < packed.used,
+            packed.garbage < GARBAGE_KEPT || packed.garbage * 2 < packed.used,
             "garbage {} of {}",
             packed.garbage,
             packed.used
         );
         // A value longer than a chunk gets one of its own.
-        let long = vec![7u8; CHUNK + 10];
+        let long = vec![7u8; (1 << 20) + 10];
         packed.insert(b"long", &long);
         assert_eq!(packed.get(b"long"), Some(&long[..]));
         packed.remove(b"long");
