@@ -10,7 +10,7 @@
 //! the second time allocates nothing.
 
 /// Bytes in a chunk; a run longer than this gets a chunk of its own.
-const CHUNK: usize = 1 << 20;
+pub(crate) const CHUNK: usize = 1 << 20;
 
 /// Where an appended run of bytes starts; its length is kept by whoever holds the place.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -13,10 +13,10 @@ use foldhash::fast::RandomState;
 use hashbrown::HashTable;
 use std::hash::BuildHasher;
 
-use crate::chunks::{Chunks, Place, narrow};
+use crate::chunks::{CHUNK, Chunks, Place, narrow};
 
 /// Garbage below this many bytes is never compacted away (a few chunks' worth).
-const GARBAGE_KEPT: usize = 4 << 20;
+const GARBAGE_KEPT: usize = 4 * CHUNK;
 
 /// Where one key and its value are: from `place`, the key's bytes then the value's.
 #[derive(Clone, Copy)]
@@ -208,7 +208,7 @@ mod tests {
             packed.used
         );
         // A value longer than a chunk gets one of its own.
-        let long = vec![7u8; (1 << 20) + 10];
+        let long = vec![7u8; CHUNK + 10];
         packed.insert(b"long", &long);
         assert_eq!(packed.get(b"long"), Some(&long[..]));
         packed.remove(b"long");
