@@ -62,13 +62,20 @@ pub struct Fields {
 /// The name of the `title_order` field, which the index's settings sort its segments by.
 pub(crate) const TITLE_ORDER: &str = "title_order";
 
-fn analysed(tokenizer: &str) -> TextOptions {
+/// A field analysed by `tokenizer`. Only `text_exact` keeps each word's positions: phrases are
+/// matched there and nowhere else. Positions were the largest file of a segment after the stored
+/// documents (556 MB of the largest segment's 1.5 GB at 10,000,000 items), and a merge holds every
+/// input's pages at once (BENCHMARKS.md, "the search fold's peak: a merge's inputs").
+fn analysed(tokenizer: &str, record: IndexRecordOption) -> TextOptions {
     TextOptions::default().set_indexing_options(
         TextFieldIndexing::default()
             .set_tokenizer(tokenizer)
-            .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+            .set_index_option(record),
     )
 }
+
+/// Word counts for BM25, without positions.
+const FREQS: IndexRecordOption = IndexRecordOption::WithFreqs;
 
 impl Fields {
     pub fn schema() -> (Schema, Fields) {
@@ -84,16 +91,19 @@ impl Fields {
             starts: b.add_text_field("starts_by_len", STRING),
             title_order: b.add_u64_field(TITLE_ORDER, FAST),
             number: b.add_u64_field("number", FAST),
-            words: b.add_text_field("words", analysed(analyzer::WORDS) | STORED),
-            words_exact: b.add_text_field("words_exact", analysed(analyzer::EXACT)),
+            words: b.add_text_field("words", analysed(analyzer::WORDS, FREQS) | STORED),
+            words_exact: b.add_text_field("words_exact", analysed(analyzer::EXACT, FREQS)),
             kind: b.add_text_field("kind", STRING | STORED),
             line: b.add_text_field("line", STORED),
             segment: b.add_text_field("segment", STORED),
             version: b.add_text_field("version", STORED),
             page: b.add_u64_field("page", STORED),
             machine: b.add_bool_field("machine", STORED),
-            text: b.add_text_field("text", analysed(analyzer::WORDS) | STORED),
-            text_exact: b.add_text_field("text_exact", analysed(analyzer::EXACT)),
+            text: b.add_text_field("text", analysed(analyzer::WORDS, FREQS) | STORED),
+            text_exact: b.add_text_field(
+                "text_exact",
+                analysed(analyzer::EXACT, IndexRecordOption::WithFreqsAndPositions),
+            ),
         };
         (b.build(), fields)
     }

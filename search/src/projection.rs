@@ -151,6 +151,7 @@ pub fn rebuild(dir: &Path, log: &Log, until: Seq, each: impl FnMut(Seq)) -> Resu
             "rebuild reached seq {reached}, not {until}"
         )));
     }
+    indexer.settle()?;
     Ok(reached)
 }
 
