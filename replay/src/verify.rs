@@ -192,7 +192,9 @@ pub fn verify(
         let fresh_dir = dir.path().join(SEARCH);
         let until = live.applied();
         let reporter = Reporter::new(progress, SEARCH, until.0);
-        let folded = catalog_search::rebuild(&fresh_dir, log, until, |seq| reporter.commit(seq.0));
+        let folded = catalog_search::rebuild_to_compare(&fresh_dir, log, until, |seq| {
+            reporter.commit(seq.0);
+        });
         reporter.finish();
         folded?;
         let Found::Index(fresh) = catalog_search::open_to_read(&fresh_dir)? else {

@@ -39,5 +39,5 @@ pub use error::{Error, Result};
 pub use index::{Indexer, SearchIndex};
 pub use moment::MomentKind;
 pub use moment_query::{Highlight, MomentHit};
-pub use projection::{REFRESH, SearchProjection, SearchStatus, rebuild};
+pub use projection::{REFRESH, SearchProjection, SearchStatus, rebuild, rebuild_to_compare};
 pub use query::{Hit, Rank, SearchQuery};
