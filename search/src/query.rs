@@ -1,5 +1,6 @@
 //! Ranked search over names and titles: items whose title is the query come first, then items
-//! whose title starts with it, then items holding all its words (best BM25 first).
+//! whose title starts with it, then items holding all its words (best BM25 first; a tie, common
+//! among short titles, goes to the shortest shown name, then the lowest id).
 //!
 //! Each rank is its own query, so a rank never loses its items to the size of the one above it.
 
@@ -11,7 +12,8 @@ use catalog_schemas::{DateKey, Id, ItemType};
 use tantivy::collector::TopDocs;
 use tantivy::columnar::Column;
 use tantivy::query::{
-    BooleanQuery, BoostQuery, EnableScoring, Occur, Query, RangeQuery, TermQuery,
+    Bm25StatisticsProvider, BooleanQuery, BoostQuery, EnableScoring, Occur, Query, RangeQuery,
+    TermQuery,
 };
 use tantivy::schema::document::Value as _;
 use tantivy::schema::{Field, IndexRecordOption};
@@ -125,18 +127,11 @@ impl SearchIndex {
         // Every word of the query, in any form the analyzer gives it.
         if out.len() < query.limit {
             let words = self.words_query(query.q, self.fields.words, self.fields.words_exact);
-            let top = TopDocs::with_limit(query.limit + seen.len()).order_by_score();
-            let found = searcher.search(&filtered_box(words, &filter), &top)?;
-            let columns = self.rank_columns(&searcher)?;
-            let mut best = Vec::with_capacity(found.len());
-            for (score, address) in found {
-                let number = columns.number(address)?;
-                best.push(Candidate {
-                    address,
-                    number,
-                    score: Some(score),
-                });
-            }
+            let best = self.best_scored(
+                &searcher,
+                filtered_box(words, &filter).as_ref(),
+                query.limit + seen.len(),
+            )?;
             self.push(
                 &searcher,
                 &mut out,
@@ -260,7 +255,10 @@ impl SearchIndex {
         // The best `n` so far, the worst on top.
         let mut best: BinaryHeap<(u64, DocAddress)> = BinaryHeap::with_capacity(n + 1);
         for (ord, segment) in searcher.segment_readers().iter().enumerate() {
-            let order = &columns.segments[ord].title_order;
+            let Some(order) = columns.segments[ord].title_order.as_ref() else {
+                // No item documents: nothing a name rank asks for.
+                continue;
+            };
             let alive = segment.alive_bitset();
             let mut scorer = weight.scorer(segment, 1.0)?;
             let mut taken = 0;
@@ -268,10 +266,7 @@ impl SearchIndex {
             while doc != TERMINATED && taken < n {
                 if alive.is_none_or(|a| a.is_alive(doc)) {
                     let address = DocAddress::new(ord as u32, doc);
-                    let key = order
-                        .as_ref()
-                        .and_then(|c| c.first(doc))
-                        .ok_or_else(|| without_number(address))?;
+                    let key = order.first(doc).ok_or_else(|| without_number(address))?;
                     // The segment's later matches order after this one: none of them can enter.
                     if best.len() == n && best.peek().is_some_and(|(worst, _)| key > *worst) {
                         break;
@@ -296,6 +291,97 @@ impl SearchIndex {
             .collect())
     }
 
+    /// The `n` documents `query` scores best (BM25), ties going to the shortest shown name, then
+    /// the lowest id: the order `shortest_first` gives within a score. One threshold runs across
+    /// the segments, so a segment after the first skips every block of postings whose best score
+    /// cannot enter the page (tantivy's block-max WAND), and a block that can only tie is skipped
+    /// once ties can no longer win: a segment's documents come in `title_order`, so after one
+    /// that orders after the page's last, every later one does too. Short titles tie often (at
+    /// ten million items thousands share the best score of a common word); tantivy's own top-k
+    /// starts each segment afresh and orders ties by where documents lie, which read those
+    /// blocks in every segment and answered by the index's layout.
+    fn best_scored(
+        &self,
+        searcher: &Searcher,
+        query: &dyn Query,
+        n: usize,
+    ) -> Result<Vec<Candidate>> {
+        let columns = self.rank_columns(searcher)?;
+        let statistics = NameStatistics {
+            searcher,
+            columns: &columns,
+            names: self.name_fields(),
+        };
+        let weight = query.weight(EnableScoring::enabled_from_statistics_provider(
+            &statistics,
+            searcher,
+        ))?;
+        // The best `n` so far, the worst on top.
+        let mut best: BinaryHeap<Scored> = BinaryHeap::with_capacity(n + 1);
+        if n == 0 {
+            return Ok(Vec::new());
+        }
+        for (ord, segment) in searcher.segment_readers().iter().enumerate() {
+            let Some(order) = columns.segments[ord].title_order.as_ref() else {
+                // No item documents: nothing a name rank asks for.
+                continue;
+            };
+            let alive = segment.alive_bitset();
+            let mut broken = None;
+            // Ties with the page's last may still win at the front of a segment: offer them.
+            let start = match best.peek() {
+                Some(worst) if best.len() == n => worst.score.next_down(),
+                _ => f32::MIN,
+            };
+            weight.for_each_pruning(start, segment, &mut |doc, score| {
+                let keep_offering = |best: &BinaryHeap<Scored>, at: u64| match best.peek() {
+                    Some(worst) if best.len() == n => {
+                        // Every later document of this segment orders after `at`.
+                        if at >= worst.order {
+                            worst.score
+                        } else {
+                            worst.score.next_down()
+                        }
+                    }
+                    _ => f32::MIN,
+                };
+                if alive.is_some_and(|a| a.is_deleted(doc)) {
+                    return keep_offering(&best, 0);
+                }
+                let address = DocAddress::new(ord as u32, doc);
+                let Some(at) = order.first(doc) else {
+                    broken = Some(without_number(address));
+                    // Nothing scores above this: the rest of the segment is skipped.
+                    return f32::MAX;
+                };
+                let scored = Scored {
+                    score,
+                    order: at,
+                    address,
+                };
+                if best.len() < n {
+                    best.push(scored);
+                } else if best.peek().is_some_and(|worst| scored < *worst) {
+                    best.pop();
+                    best.push(scored);
+                }
+                keep_offering(&best, at)
+            })?;
+            if let Some(error) = broken {
+                return Err(error);
+            }
+        }
+        Ok(best
+            .into_sorted_vec()
+            .into_iter()
+            .map(|s| Candidate {
+                address: s.address,
+                number: number_of_title_order(s.order),
+                score: Some(s.score),
+            })
+            .collect())
+    }
+
     /// The name ranks' columns of `searcher`'s segments, opened when a searcher of a new
     /// generation (the index reloaded after a commit) first asks, and shared until the next.
     fn rank_columns(&self, searcher: &Searcher) -> Result<Arc<RankColumns>> {
@@ -313,10 +399,12 @@ impl SearchIndex {
             .iter()
             .map(|segment| {
                 let fast = segment.fast_fields();
-                Ok(SegmentColumns {
-                    title_order: fast.column_opt(schema.get_field_name(self.fields.title_order))?,
-                    number: fast.column_opt(schema.get_field_name(self.fields.number))?,
-                })
+                // tantivy gives a column without values to a segment no document of which has
+                // one (the sort field's, at least): that segment holds no item documents.
+                let title_order = fast
+                    .column_opt::<u64>(schema.get_field_name(self.fields.title_order))?
+                    .filter(|column| column.values.num_vals() > 0);
+                Ok(SegmentColumns { title_order })
             })
             .collect::<Result<Vec<_>>>()?;
         let columns = Arc::new(RankColumns {
@@ -325,6 +413,12 @@ impl SearchIndex {
         });
         *cached = Some(Arc::clone(&columns));
         Ok(columns)
+    }
+
+    /// The fields only item documents hold terms in.
+    fn name_fields(&self) -> [Field; 4] {
+        let f = self.fields;
+        [f.exact, f.starts, f.words, f.words_exact]
     }
 
     /// The `n` items one of whose titles begins with `normal`, in `shortest_first`'s order. A
@@ -353,10 +447,13 @@ impl SearchIndex {
             return self.shortest_first(searcher, &filtered(range, filter), n);
         }
         let (from, to) = starts_terms_of(normal);
+        let columns = self.rank_columns(searcher)?;
         let dictionaries = searcher
             .segment_readers()
             .iter()
-            .map(|segment| segment.inverted_index(f.starts))
+            .enumerate()
+            .filter(|(ord, _)| columns.holds_items(*ord))
+            .map(|(_, segment)| segment.inverted_index(f.starts))
             .collect::<tantivy::Result<Vec<_>>>()?;
         // One stream a segment over its terms of `normal`, merged by hand: the next term is the
         // least any stream stands on, and every stream on it moves past it.
@@ -443,8 +540,8 @@ impl SearchIndex {
     }
 }
 
-/// The `title_order` and `number` columns of each segment of one searcher generation, by segment
-/// ordinal; a segment where no document has a value has no column.
+/// The `title_order` column of each segment of one searcher generation, by segment ordinal; a
+/// segment where no document has a value has no column.
 pub(crate) struct RankColumns {
     generation: u64,
     segments: Vec<SegmentColumns>,
@@ -452,28 +549,103 @@ pub(crate) struct RankColumns {
 
 struct SegmentColumns {
     title_order: Option<Column<u64>>,
-    number: Option<Column<u64>>,
 }
 
 impl RankColumns {
-    /// The id's number of the item document at `address`.
-    fn number(&self, address: DocAddress) -> Result<u64> {
+    /// Whether the segment of ordinal `ord` holds item documents (every one has a `title_order`);
+    /// one of moment documents alone has no name terms.
+    fn holds_items(&self, ord: usize) -> bool {
         self.segments
-            .get(address.segment_ord as usize)
-            .and_then(|segment| segment.number.as_ref())
-            .and_then(|column| column.first(address.doc_id))
-            .ok_or_else(|| without_number(address))
+            .get(ord)
+            .is_some_and(|segment| segment.title_order.is_some())
+    }
+}
+
+/// BM25's statistics for the words rank, the name fields' read only from the segments that hold
+/// item documents: tantivy answers a segment's inverted index of a field it lacks with an empty
+/// one built anew on every call (it caches only those it opens from disk), and a catalog's
+/// segments of moment documents alone lack every name field. The figures are the ones the
+/// searcher gives, so the scores are too.
+struct NameStatistics<'a> {
+    searcher: &'a Searcher,
+    columns: &'a RankColumns,
+    names: [Field; 4],
+}
+
+impl NameStatistics<'_> {
+    fn segments_of(&self, field: Field) -> impl Iterator<Item = &tantivy::SegmentReader> {
+        let every = !self.names.contains(&field);
+        self.searcher
+            .segment_readers()
+            .iter()
+            .enumerate()
+            .filter(move |(ord, _)| every || self.columns.holds_items(*ord))
+            .map(|(_, segment)| segment)
+    }
+}
+
+impl Bm25StatisticsProvider for NameStatistics<'_> {
+    fn total_num_tokens(&self, field: Field) -> tantivy::Result<u64> {
+        let mut total = 0;
+        for segment in self.segments_of(field) {
+            total += segment.inverted_index(field)?.total_num_tokens();
+        }
+        Ok(total)
+    }
+
+    fn total_num_docs(&self) -> tantivy::Result<u64> {
+        self.searcher.total_num_docs()
+    }
+
+    fn doc_freq(&self, term: &Term) -> tantivy::Result<u64> {
+        let mut total = 0;
+        for segment in self.segments_of(term.field()) {
+            total += u64::from(segment.inverted_index(term.field())?.doc_freq(term)?);
+        }
+        Ok(total)
     }
 }
 
 /// A matched document before its stored fields are read: what its rank's order needs.
 struct Candidate {
     address: DocAddress,
-    /// The item's id as a number (the `number` column).
+    /// The item's id as a number (from `title_order`).
     number: u64,
     /// BM25 score, for the words rank.
     score: Option<f32>,
 }
+
+/// A document the words rank scored; ordered best first (the highest score, then the least
+/// `title_order`), so a max-heap of them keeps the worst on top.
+#[derive(Debug, Clone, Copy)]
+struct Scored {
+    score: f32,
+    order: u64,
+    address: DocAddress,
+}
+
+impl Ord for Scored {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other
+            .score
+            .total_cmp(&self.score)
+            .then(self.order.cmp(&other.order))
+    }
+}
+
+impl PartialOrd for Scored {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Scored {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for Scored {}
 
 /// Every item document carries its id's number; one without it is a broken index.
 fn without_number(address: DocAddress) -> Error {
@@ -594,12 +766,12 @@ mod tests {
                 Occur::Must,
                 index.words_query(query.q, f.words, f.words_exact),
             )]));
-            let already = out.len();
-            let top = TopDocs::with_limit(query.limit + already).order_by_score();
+            // Every match, ordered by score, ties by shown length, then id.
+            let top = TopDocs::with_limit(10_000).order_by_score();
             let found = searcher
                 .search(&filtered_box(words, &filter), &top)
                 .expect("words");
-            let hits = found
+            let mut hits: Vec<Hit> = found
                 .into_iter()
                 .map(|(score, address)| {
                     let mut hit = index.hit(&searcher, address, Rank::Words).expect("hit");
@@ -607,6 +779,13 @@ mod tests {
                     hit
                 })
                 .collect();
+            hits.sort_by(|a, b| {
+                b.score
+                    .expect("scored")
+                    .total_cmp(&a.score.expect("scored"))
+                    .then(shown_len(a).cmp(&shown_len(b)))
+                    .then(a.id.cmp(&b.id))
+            });
             push(&mut out, hits);
         }
         out
@@ -722,6 +901,89 @@ mod tests {
             ranked(&index, "שמחה", Some(ItemType::Topic), 2),
             [(1_201, Prefix), (1, Prefix)]
         );
+    }
+
+    /// Items that hold the words alike score alike: the shortest shown name comes first, then
+    /// the lowest id, wherever their documents lie (each is its own segment here).
+    #[test]
+    fn words_rank_ties_go_to_the_shortest_shown_name_then_the_lowest_id() {
+        let topic = ItemType::Topic;
+        let (_dir, index) = index_of(&[
+            (1, topic, json!({ "name": { "he": "ספרי שמחה" } })),
+            (4, topic, json!({ "name": { "he": "ספר שמחה" } })),
+            (2, topic, json!({ "name": { "he": "ספר שמחה" } })),
+            (3, topic, json!({ "name": { "he": "ספרים שמחה" } })),
+        ]);
+        let query = SearchQuery {
+            q: "שמחה",
+            ty: None,
+            limit: 10,
+        };
+        let hits = index.search(&query).expect("search");
+        let scores: Vec<_> = hits.iter().map(|h| h.score).collect();
+        assert!(scores.windows(2).all(|w| w[0] == w[1]), "{scores:?}");
+        use Rank::Words;
+        assert_eq!(
+            ranked(&index, "שמחה", None, 10),
+            [(2, Words), (4, Words), (1, Words), (3, Words)]
+        );
+        assert_eq!(ranked(&index, "שמחה", None, 2), [(2, Words), (4, Words)]);
+    }
+
+    /// A segment of moment documents alone (a text's paragraphs, no names) is passed over by the
+    /// name ranks, and BM25's figures read without it are the ones the whole searcher gives.
+    #[test]
+    fn a_segment_without_item_documents_leaves_the_answer_and_its_scores_as_they_were() {
+        let topic = ItemType::Topic;
+        let (_dir, index) = index_of(&[
+            (1, topic, json!({ "name": { "he": "שמחה גדולה" } })),
+            (
+                2,
+                ItemType::Segment,
+                json!({ "text": id(9).to_string(), "order": "a", "kind": "paragraph",
+                        "content": "שמחה ושמחה גדולה" }),
+            ),
+            (3, topic, json!({ "name": { "he": "ספר ושמחה" } })),
+            (4, topic, json!({ "name": { "he": "אור שמחה" } })),
+        ]);
+        let searcher = index.reader.searcher();
+        let columns = index.rank_columns(&searcher).expect("columns");
+        let held: Vec<bool> = (0..searcher.segment_readers().len())
+            .map(|ord| columns.holds_items(ord))
+            .collect();
+        assert_eq!(held.iter().filter(|h| !**h).count(), 1, "{held:?}");
+        let f = index.fields;
+        let statistics = NameStatistics {
+            searcher: &searcher,
+            columns: &columns,
+            names: index.name_fields(),
+        };
+        for word in ["שמחה", "ושמחה", "גדולה"] {
+            for field in [f.words, f.words_exact, f.text] {
+                let term = Term::from_field_text(field, word);
+                assert_eq!(
+                    statistics.doc_freq(&term).expect("ours"),
+                    searcher.doc_freq(&term).expect("tantivy's"),
+                    "{word} in {field:?}"
+                );
+            }
+        }
+        for field in [f.words, f.words_exact, f.exact, f.text] {
+            assert_eq!(
+                statistics.total_num_tokens(field).expect("ours"),
+                Bm25StatisticsProvider::total_num_tokens(&searcher, field).expect("tantivy's"),
+            );
+        }
+        for q in ["שמחה", "ושמחה", "גדולה"] {
+            let query = SearchQuery {
+                q,
+                ty: None,
+                limit: 10,
+            };
+            let hits = index.search(&query).expect("search");
+            assert!(!hits.is_empty());
+            assert_eq!(hits, reading_every_candidate(&index, &query), "{q}");
+        }
     }
 
     const WORDS: &[&str] = &["שמחה", "שמח", "ושמחה", "אור", "Joy", "joys", "light"];
