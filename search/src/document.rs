@@ -130,7 +130,6 @@ pub(crate) fn document(fields: &Fields, change: &Change) -> Option<TantivyDocume
     }
     let mut doc = TantivyDocument::default();
     doc.add_text(fields.id, change.id.to_string());
-    doc.add_u64(fields.number, change.id.as_u64());
     doc.add_text(fields.kind, ITEM_KIND);
     doc.add_text(fields.ty, change.ty.as_str());
     if let Some(path) = &change.path {

@@ -32,11 +32,9 @@ pub struct Fields {
     /// The order of the exact-title and title-prefix ranks as one number (fast, item documents
     /// only; `document::title_order`): shortest shown name first, then the id. The index's
     /// segments are sorted by it, so those ranks read a page of each segment's matches, not all.
+    /// It also breaks the words rank's ties, and its low bits are the id's number, by which the
+    /// ranks tell results apart without reading a document.
     pub title_order: Field,
-    /// The item's id as its number (fast, item documents only): the key results are told apart
-    /// by, read without the document. Ids' text sorts like their numbers, so ordering by it is
-    /// ordering by id.
-    pub number: Field,
     /// Every name through the recall analyzer; stored, so that with the other stored fields a
     /// document's stored values are all it was made from (`exact` and the `_exact` fields are
     /// analysed from these), which is what `compare` checks.
@@ -90,7 +88,6 @@ impl Fields {
             exact: b.add_text_field("exact", STRING),
             starts: b.add_text_field("starts_by_len", STRING),
             title_order: b.add_u64_field(TITLE_ORDER, FAST),
-            number: b.add_u64_field("number", FAST),
             words: b.add_text_field("words", analysed(analyzer::WORDS, FREQS) | STORED),
             words_exact: b.add_text_field("words_exact", analysed(analyzer::EXACT, FREQS)),
             kind: b.add_text_field("kind", STRING | STORED),
@@ -120,7 +117,6 @@ impl Fields {
             exact: schema.get_field("exact")?,
             starts: schema.get_field("starts_by_len")?,
             title_order: schema.get_field(TITLE_ORDER)?,
-            number: schema.get_field("number")?,
             words: schema.get_field("words")?,
             words_exact: schema.get_field("words_exact")?,
             kind: schema.get_field("kind")?,
