@@ -17,7 +17,9 @@ use tantivy::query::{
 };
 use tantivy::schema::document::Value as _;
 use tantivy::schema::{Field, IndexRecordOption};
-use tantivy::{DocAddress, DocSet as _, Searcher, TERMINATED, TantivyDocument, Term};
+use tantivy::{
+    DocAddress, DocSet as _, Searcher, SegmentReader, TERMINATED, TantivyDocument, Term,
+};
 
 use crate::analyzer::{self, normal_title, terms_by_position};
 use crate::document::{STARTS_UP_TO, number_of_title_order, starts_terms_of};
@@ -254,11 +256,7 @@ impl SearchIndex {
         let weight = query.weight(EnableScoring::disabled_from_searcher(searcher))?;
         // The best `n` so far, the worst on top.
         let mut best: BinaryHeap<(u64, DocAddress)> = BinaryHeap::with_capacity(n + 1);
-        for (ord, segment) in searcher.segment_readers().iter().enumerate() {
-            let Some(order) = columns.segments[ord].title_order.as_ref() else {
-                // No item documents: nothing a name rank asks for.
-                continue;
-            };
+        for (ord, segment, order) in columns.item_segments(searcher) {
             let alive = segment.alive_bitset();
             let mut scorer = weight.scorer(segment, 1.0)?;
             let mut taken = 0;
@@ -321,11 +319,7 @@ impl SearchIndex {
         if n == 0 {
             return Ok(Vec::new());
         }
-        for (ord, segment) in searcher.segment_readers().iter().enumerate() {
-            let Some(order) = columns.segments[ord].title_order.as_ref() else {
-                // No item documents: nothing a name rank asks for.
-                continue;
-            };
+        for (ord, segment, order) in columns.item_segments(searcher) {
             let alive = segment.alive_bitset();
             let mut broken = None;
             // Ties with the page's last may still win at the front of a segment: offer them.
@@ -448,12 +442,9 @@ impl SearchIndex {
         }
         let (from, to) = starts_terms_of(normal);
         let columns = self.rank_columns(searcher)?;
-        let dictionaries = searcher
-            .segment_readers()
-            .iter()
-            .enumerate()
-            .filter(|(ord, _)| columns.holds_items(*ord))
-            .map(|(_, segment)| segment.inverted_index(f.starts))
+        let dictionaries = columns
+            .item_segments(searcher)
+            .map(|(_, segment, _)| segment.inverted_index(f.starts))
             .collect::<tantivy::Result<Vec<_>>>()?;
         // One stream a segment over its terms of `normal`, merged by hand: the next term is the
         // least any stream stands on, and every stream on it moves past it.
@@ -559,6 +550,22 @@ impl RankColumns {
             .get(ord)
             .is_some_and(|segment| segment.title_order.is_some())
     }
+
+    /// The segments of `searcher` (of this generation) that hold item documents, with their
+    /// ordinals and `title_order` columns: the only ones a name rank can find anything in.
+    fn item_segments<'s>(
+        &'s self,
+        searcher: &'s Searcher,
+    ) -> impl Iterator<Item = (usize, &'s SegmentReader, &'s Column<u64>)> {
+        searcher
+            .segment_readers()
+            .iter()
+            .enumerate()
+            .filter_map(|(ord, segment)| {
+                let order = self.segments.get(ord)?.title_order.as_ref()?;
+                Some((ord, segment, order))
+            })
+    }
 }
 
 /// BM25's statistics for the words rank, the name fields' read only from the segments that hold
@@ -573,7 +580,7 @@ struct NameStatistics<'a> {
 }
 
 impl NameStatistics<'_> {
-    fn segments_of(&self, field: Field) -> impl Iterator<Item = &tantivy::SegmentReader> {
+    fn segments_of(&self, field: Field) -> impl Iterator<Item = &SegmentReader> {
         let every = !self.names.contains(&field);
         self.searcher
             .segment_readers()
