@@ -294,9 +294,9 @@ impl SearchIndex {
     /// the segments, so a segment after the first skips every block of postings whose best score
     /// cannot enter the page (tantivy's block-max WAND), and a block that can only tie is skipped
     /// once ties can no longer win: a segment's documents come in `title_order`, so after one
-    /// that orders after the page's last, every later one does too. Short titles tie often (at
-    /// ten million items thousands share the best score of a common word); tantivy's own top-k
-    /// starts each segment afresh and orders ties by where documents lie, which read those
+    /// that orders after the page's last, every later one does too. Short titles tie often (in
+    /// the generated catalog a common word's whole first page shares one score); tantivy's own
+    /// top-k starts each segment afresh and orders ties by where documents lie, which read those
     /// blocks in every segment and answered by the index's layout.
     fn best_scored(
         &self,
