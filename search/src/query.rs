@@ -304,6 +304,9 @@ impl SearchIndex {
         query: &dyn Query,
         n: usize,
     ) -> Result<Vec<Candidate>> {
+        if n == 0 {
+            return Ok(Vec::new());
+        }
         let columns = self.rank_columns(searcher)?;
         let statistics = NameStatistics {
             searcher,
@@ -316,31 +319,14 @@ impl SearchIndex {
         ))?;
         // The best `n` so far, the worst on top.
         let mut best: BinaryHeap<Scored> = BinaryHeap::with_capacity(n + 1);
-        if n == 0 {
-            return Ok(Vec::new());
-        }
         for (ord, segment, order) in columns.item_segments(searcher) {
             let alive = segment.alive_bitset();
             let mut broken = None;
             // Ties with the page's last may still win at the front of a segment: offer them.
-            let start = match best.peek() {
-                Some(worst) if best.len() == n => worst.score.next_down(),
-                _ => f32::MIN,
-            };
+            let start = threshold(&best, n, 0);
             weight.for_each_pruning(start, segment, &mut |doc, score| {
-                let keep_offering = |best: &BinaryHeap<Scored>, at: u64| match best.peek() {
-                    Some(worst) if best.len() == n => {
-                        // Every later document of this segment orders after `at`.
-                        if at >= worst.order {
-                            worst.score
-                        } else {
-                            worst.score.next_down()
-                        }
-                    }
-                    _ => f32::MIN,
-                };
                 if alive.is_some_and(|a| a.is_deleted(doc)) {
-                    return keep_offering(&best, 0);
+                    return threshold(&best, n, 0);
                 }
                 let address = DocAddress::new(ord as u32, doc);
                 let Some(at) = order.first(doc) else {
@@ -359,7 +345,7 @@ impl SearchIndex {
                     best.pop();
                     best.push(scored);
                 }
-                keep_offering(&best, at)
+                threshold(&best, n, at)
             })?;
             if let Some(error) = broken {
                 return Err(error);
@@ -653,6 +639,24 @@ impl PartialEq for Scored {
 }
 
 impl Eq for Scored {}
+
+/// The score a document must beat to be offered to `best_scored`'s page of `n`, the segment being
+/// read having reached `at` in `title_order` (every later document of it orders after `at`).
+/// Until the page is full, any score. Then a tie with the page's last can still win while the
+/// segment stands before it, so ties are offered (the score just below); after it, none can,
+/// and blocks whose best only ties are skipped.
+fn threshold(best: &BinaryHeap<Scored>, n: usize, at: u64) -> f32 {
+    match best.peek() {
+        Some(worst) if best.len() == n => {
+            if at >= worst.order {
+                worst.score
+            } else {
+                worst.score.next_down()
+            }
+        }
+        _ => f32::MIN,
+    }
+}
 
 /// Every item document carries its id's number; one without it is a broken index.
 fn without_number(address: DocAddress) -> Error {
