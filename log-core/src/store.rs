@@ -72,6 +72,16 @@ const MEMTABLES_BYTES: usize = 64 << 20;
 /// The share of a memtable's budget given to its bloom filter (`log_item_revs`' prefixes,
 /// `log_item_heads`' whole keys).
 const MEMTABLE_PREFIX_BLOOM_RATIO: f64 = 0.1;
+/// Level-0 files of `log_item_heads` and `log_item_revs` that start a compaction into the level
+/// below, and the counts at which RocksDB slows and stops writes (its defaults are 4, 20, 36).
+/// Every append writes a key of each, at random places in the key space, and the shared
+/// memtable budget flushes them as files of a few hundred kilobytes to a few megabytes; at
+/// four files each compaction rewrote the whole level below (tens of megabytes at 1,000,000
+/// items) to take in a few megabytes, a sixth of both cores at 64 writers (BENCHMARKS.md, "the
+/// log's level-0 trigger"). A head check probes one more pinned bloom filter a file.
+const LOG_L0_COMPACTION_TRIGGER: i32 = 16;
+const LOG_L0_SLOWDOWN_TRIGGER: i32 = 48;
+const LOG_L0_STOP_TRIGGER: i32 = 64;
 /// The write-ahead log files kept, together.
 const MAX_WAL_BYTES: u64 = 256 << 20;
 /// RocksDB's info logs (`LOG`, `LOG.old.*`) kept, and the size at which one is rolled: enough
@@ -165,6 +175,11 @@ impl Store {
                 // seeked as before.
                 cf_opts.set_prefix_extractor(SliceTransform::create_fixed_prefix(Id::BYTES));
                 cf_opts.set_memtable_prefix_bloom_ratio(MEMTABLE_PREFIX_BLOOM_RATIO);
+            }
+            if name == CF_ITEM_HEADS || name == CF_ITEM_REVS {
+                cf_opts.set_level_zero_file_num_compaction_trigger(LOG_L0_COMPACTION_TRIGGER);
+                cf_opts.set_level_zero_slowdown_writes_trigger(LOG_L0_SLOWDOWN_TRIGGER);
+                cf_opts.set_level_zero_stop_writes_trigger(LOG_L0_STOP_TRIGGER);
             }
             if name == CF_ITEM_HEADS {
                 // The writer reads a head for every change. For an item not written since the
