@@ -12,8 +12,10 @@
 //! - `cli::maintenance` — `catalog rebuild`, `catalog verify`.
 //! - `cli::mirror` — `catalog mirror`: follow another server's commits and serve them read-only.
 //! - `cli::editions` — `catalog edition` and the weekly editions of `serve --editions weekly`.
+//! - `log_lines` — where log lines go: stderr, in batches, from a thread of its own.
 
 mod cli;
+mod log_lines;
 
 use std::process::ExitCode;
 
@@ -35,7 +37,13 @@ const PURGE_DELAY_ENV: &str = "MIMALLOC_PURGE_DELAY";
 fn main() -> ExitCode {
     return_freed_memory_soon();
     let args = cli::args::Cli::parse();
-    let logs = init_tracing();
+    let logs = match init_tracing() {
+        Ok(guard) => guard,
+        Err(e) => {
+            eprintln!("catalog: cannot start the log writer's thread: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let outcome = cli::run(args);
     // Every line logged so far is written before the last word on stderr.
     drop(logs);
@@ -66,26 +74,21 @@ fn return_freed_memory_soon() {
 
 /// Logs go to stderr: stdout carries only what scripts read (the listening line, a token).
 ///
-/// A thread of its own writes them, as many lines a `write` as have queued up: written from the
-/// request's thread, the access log's line was a system call on every request (a twentieth of a
-/// GET's CPU under load). The queue blocks rather than drops when full; lines still queued when
-/// the process is killed are lost, which a crash's last lines could be anyway. The returned guard
-/// writes what is queued when dropped.
-fn init_tracing() -> tracing_appender::non_blocking::WorkerGuard {
+/// A thread of its own writes them ([`log_lines`]): written from the request's thread, the access
+/// log's line was a system call on every request, and handed over one line at a time it woke that
+/// thread for nearly every request. The returned guard writes what is buffered when dropped.
+fn init_tracing() -> std::io::Result<log_lines::LogLinesGuard> {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr())
         && std::env::var_os("NO_COLOR").is_none();
-    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
-        .lossy(false)
-        .thread_name("log-writer")
-        .finish(std::io::BufWriter::new(std::io::stderr()));
+    let (writer, guard) = log_lines::LogLines::start(std::io::stderr(), "log-writer")?;
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(writer)
         .with_ansi(ansi)
         .init();
-    guard
+    Ok(guard)
 }
 
 #[cfg(test)]
