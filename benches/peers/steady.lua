@@ -6,7 +6,7 @@
 -- after another, starting each thread as soon as its `init` returns, and starts its clock only
 -- once every thread has started. Building a million requests took a thread's `init` about two
 -- seconds, so the first thread ran alone that long uncounted by the clock but counted in the
--- requests, and `Requests/sec` came out ~1.4x the rate the server saw (its own access log, second
+-- requests, and `Requests/sec` came out 1.3-1.4x the rate the server saw (its own access log, second
 -- by second; BENCHMARKS.md, "wrk's staggered start"). So nothing heavy runs in `init`: each thread
 -- builds its requests in its own first `request` call, the threads building at once, and each
 -- counts what it sends in every wall-clock second.
