@@ -20,6 +20,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use catalog_api::ACCESS_LOG_TARGET;
 use tracing::{Level, Metadata};
 use tracing_subscriber::fmt::MakeWriter;
 
@@ -29,11 +30,8 @@ pub const BATCH_DELAY: Duration = Duration::from_millis(50);
 const WRITE_NOW_BYTES: usize = 256 << 10;
 /// Buffered bytes beyond which a logger waits for the writer.
 pub const MAX_BUFFERED: usize = 4 << 20;
-/// The target whose info lines are gathered (`catalog_api::http::access_log`).
-const ACCESS_LOG_TARGET: &str = "catalog::http";
 
 /// The `MakeWriter` the tracing subscriber writes through.
-#[derive(Clone)]
 pub struct LogLines {
     shared: Arc<Shared>,
 }

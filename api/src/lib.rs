@@ -60,6 +60,7 @@ use axum::response::IntoResponse;
 use tower_http::cors::{Any, CorsLayer};
 
 pub use error::{ApiError, ErrorBody};
+pub use http::access_log::TARGET as ACCESS_LOG_TARGET;
 pub use http::guards::{IN_FLIGHT_WAIT, MAX_IN_FLIGHT, REQUEST_TIMEOUT};
 pub use http::identity::SESSION_COOKIE;
 pub use login_limits::{HASHING_WAIT, LOGIN_ADDRESS_FACTOR, LOGIN_PER_HANDLE_PER_MINUTE};

@@ -33,6 +33,7 @@ function steady.install(make)
     end
 
     local requests, n
+    -- `request` calls before the list was built.
     local calls = 0
     local second, sent = 0, 0
     -- Read back by `done` through `thread:get`: requests sent in each whole second.
@@ -53,8 +54,8 @@ function steady.install(make)
     end
 
     function request()
-        calls = calls + 1
         if requests == nil then
+            calls = calls + 1
             -- wrk calls the first thread's `request` once from its main thread, before starting
             -- any, to see how many requests one call gives: answer that call with one request
             -- made on the spot, so the main thread does not build the first thread's list.
