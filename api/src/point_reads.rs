@@ -12,6 +12,12 @@
 //! that worker serves, while sixteen threads keep that many reads in flight, and a disk answers
 //! several times as many random reads a second at a queue depth of 16 as at 2.
 //!
+//! One read skips the hand-off: a revalidation's ETag the block cache holds is read in place
+//! (`ReadModels::plain_etag_in_memory`, which never touches a table file), and only one that
+//! needs a file comes here. That read is a few µs; handing it over and back cost as much, and
+//! the 304's p99 fell by a fifth to two fifths without it (BENCHMARKS.md, "a revalidation's ETag
+//! read from memory").
+//!
 //! Not tokio's blocking pool: it starts a thread whenever none is idle, and a read for each of 64
 //! connections grew it by a hundred threads and the server's RSS by 200 MiB.
 

@@ -77,7 +77,7 @@ pub use projections::scan_levels::{BLOCK_PAGES, PageBelow};
 pub use projections::scan_text::PageLevel;
 pub use projections::sitemap::{SITEMAP_TYPES, SitemapEntry, SitemapIndexEntry, SitemapPage};
 pub use projections::text_sources::{MAX_TEXTS_BY_SOURCE, sha256_bytes};
-pub use read::{Page, ReadModels};
+pub use read::{InMemory, Page, ReadModels};
 pub use rebuild::rebuild_all;
 pub use record::{ItemAnswer, Lookup, StoredItem};
 pub use scan_layers::{Layer, MAX_LAYERS, ScanLayers, ServedPage, data_of};

@@ -23,6 +23,22 @@ pub struct ReadModels {
 /// A registry and the `types` checkpoint it was read at.
 pub(crate) type TypesAt = (u64, Arc<TypeRegistry>);
 
+/// What a read kept to memory found: the answer, or that the answer needs a table file read (a
+/// block the block cache does not hold), which may wait on the disk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InMemory<T> {
+    Read(T),
+    NeedsFiles,
+}
+
+/// Options for a point read that never reads a table file: RocksDB answers from its memtables
+/// and block cache, or says `Incomplete`.
+pub(crate) fn memory_only() -> rocksdb::ReadOptions {
+    let mut opts = rocksdb::ReadOptions::default();
+    opts.set_read_tier(rocksdb::ReadTier::BlockCache);
+    opts
+}
+
 /// A key (without its prefix) and its value.
 pub(crate) type Row = (Vec<u8>, Vec<u8>);
 

@@ -3,7 +3,7 @@
 use axum::extract::State;
 use axum::http::Uri;
 use catalog_log_core::Seq;
-use catalog_projector::{ItemAnswer, Lookup, Page, StoredItem};
+use catalog_projector::{InMemory, ItemAnswer, Lookup, Page, StoredItem};
 use catalog_schemas::{Id, ItemType};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -166,15 +166,25 @@ async fn one(
     // A revalidation is answered from the item's ETag alone where every reader is served the
     // same answer; otherwise (and when the tag differs) the answer is read and the conditional
     // layer compares as for any route.
-    // Each is one point lookup of ready bytes, run on the point-read threads (`point_reads`).
+    // Each is one point lookup of ready bytes, run on the point-read threads (`point_reads`),
+    // except an ETag the block cache holds: that is read here, since the hand-off to a thread
+    // and back costs as much as the read and lengthened the 304's tail (BENCHMARKS.md, "a
+    // revalidation's ETag read from memory").
     let reads = &state.point_reads;
-    if if_none_match.is_some()
-        && let Some(etag) = reads
-            .run(&state, move |s: &AppState| s.read_models.plain_etag(id))
-            .await?
-        && if_none_match.hits(&etag)
-    {
-        return Ok(Answer::not_modified(etag));
+    if if_none_match.is_some() {
+        let etag = match state.read_models.plain_etag_in_memory(id)? {
+            InMemory::Read(etag) => etag,
+            InMemory::NeedsFiles => {
+                reads
+                    .run(&state, move |s: &AppState| s.read_models.plain_etag(id))
+                    .await?
+            }
+        };
+        if let Some(etag) = etag
+            && if_none_match.hits(&etag)
+        {
+            return Ok(Answer::not_modified(etag));
+        }
     }
     let read = reads.run(&state, move |s: &AppState| s.read_models.item(id));
     let mut item = found(id, read.await?)?;

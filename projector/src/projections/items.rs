@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::error::Result;
 use crate::fold::{self, FoldCtx};
 use crate::keys;
-use crate::read::ReadModels;
+use crate::read::{self, InMemory, ReadModels};
 use crate::record::{self, ItemRecord, Lookup, RecordState, StoredItem};
 
 use super::Projection;
@@ -145,6 +145,21 @@ impl ReadModels {
         match db.get_pinned_cf(fold::cf(db, ETAGS_CF)?, keys::id_bytes(id))? {
             Some(bytes) => record::etag_from_bytes(&bytes).map(Some),
             None => Ok(None),
+        }
+    }
+
+    /// [`ReadModels::plain_etag`] from memory alone: `NeedsFiles` where the answer is in a table
+    /// file block the block cache does not hold. What a caller on an async thread asks first, so
+    /// a revalidation of a recently read item never waits on another thread, and one that might
+    /// wait on the disk still goes to a thread that may block.
+    pub fn plain_etag_in_memory(&self, id: Id) -> Result<InMemory<Option<String>>> {
+        let db = self.db();
+        let key = keys::id_bytes(id);
+        match db.get_pinned_cf_opt(fold::cf(db, ETAGS_CF)?, key, &read::memory_only()) {
+            Ok(Some(bytes)) => Ok(InMemory::Read(Some(record::etag_from_bytes(&bytes)?))),
+            Ok(None) => Ok(InMemory::Read(None)),
+            Err(e) if e.kind() == rocksdb::ErrorKind::Incomplete => Ok(InMemory::NeedsFiles),
+            Err(e) => Err(e.into()),
         }
     }
 
@@ -320,6 +335,48 @@ mod tests {
         assert_eq!(t.rm.plain_etag(segment).unwrap(), None);
         assert_eq!(t.rm.plain_etag(gone).unwrap(), None);
         assert_eq!(t.rm.plain_etag(merged).unwrap(), None);
+    }
+
+    /// From memory the ETag is what the full read says, or `NeedsFiles` until its block is cached.
+    #[test]
+    fn plain_etag_in_memory_answers_as_the_full_read_or_needs_files() {
+        use crate::InMemory;
+        let t = Fixture::new();
+        let (work, unsure) = (t.id(), t.id());
+        t.commit(vec![
+            t.put(work, "work", Some("/w"), json!({"title": {"he": "א"}})),
+            t.put(unsure, "text", None, json!({"rights": "unsure"})),
+        ]);
+        // In the memtable: answered from memory.
+        let tag = t.rm.plain_etag(work).unwrap();
+        assert!(tag.is_some());
+        assert_eq!(
+            t.rm.plain_etag_in_memory(work).unwrap(),
+            InMemory::Read(tag.clone())
+        );
+        assert_eq!(
+            t.rm.plain_etag_in_memory(unsure).unwrap(),
+            InMemory::Read(None)
+        );
+
+        // Flushed to a table file whose data block nobody has read yet: not from memory.
+        let db = t.rm.db();
+        let family = db.cf_handle(super::ETAGS_CF).unwrap();
+        db.flush_cf(&family).unwrap();
+        assert_eq!(
+            t.rm.plain_etag_in_memory(work).unwrap(),
+            InMemory::NeedsFiles
+        );
+        // A full read caches the block; from memory again after it.
+        assert_eq!(t.rm.plain_etag(work).unwrap(), tag);
+        assert_eq!(
+            t.rm.plain_etag_in_memory(work).unwrap(),
+            InMemory::Read(tag)
+        );
+        assert_eq!(
+            t.rm.plain_etag_in_memory(unsure).unwrap(),
+            InMemory::Read(None)
+        );
     }
 
     #[test]
