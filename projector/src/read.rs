@@ -7,7 +7,7 @@ use catalog_log_core::Store;
 use catalog_schemas::types::TypeRegistry;
 use rocksdb::{DB, Direction, IteratorMode};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::fold;
 use crate::record::StoredItem;
 
@@ -37,6 +37,17 @@ pub(crate) fn memory_only() -> rocksdb::ReadOptions {
     let mut opts = rocksdb::ReadOptions::default();
     opts.set_read_tier(rocksdb::ReadTier::BlockCache);
     opts
+}
+
+/// A read made with [`memory_only`] options, its `Incomplete` turned into `NeedsFiles`.
+pub(crate) fn in_memory<T>(read: Result<T>) -> Result<InMemory<T>> {
+    match read {
+        Ok(found) => Ok(InMemory::Read(found)),
+        Err(Error::Storage(e)) if e.kind() == rocksdb::ErrorKind::Incomplete => {
+            Ok(InMemory::NeedsFiles)
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// A key (without its prefix) and its value.

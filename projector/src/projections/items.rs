@@ -141,8 +141,12 @@ impl ReadModels {
     /// [`ETAGS_CF`]); `None` when the item is missing, deleted, merged away, withheld by its own
     /// rights or governed by a text's, and only [`ReadModels::item`] can tell its answer.
     pub fn plain_etag(&self, id: Id) -> Result<Option<String>> {
+        self.plain_etag_with(id, &rocksdb::ReadOptions::default())
+    }
+
+    fn plain_etag_with(&self, id: Id, opts: &rocksdb::ReadOptions) -> Result<Option<String>> {
         let db = self.db();
-        match db.get_pinned_cf(fold::cf(db, ETAGS_CF)?, keys::id_bytes(id))? {
+        match db.get_pinned_cf_opt(fold::cf(db, ETAGS_CF)?, keys::id_bytes(id), opts)? {
             Some(bytes) => record::etag_from_bytes(&bytes).map(Some),
             None => Ok(None),
         }
@@ -153,14 +157,7 @@ impl ReadModels {
     /// a revalidation of a recently read item never waits on another thread, and one that might
     /// wait on the disk still goes to a thread that may block.
     pub fn plain_etag_in_memory(&self, id: Id) -> Result<InMemory<Option<String>>> {
-        let db = self.db();
-        let key = keys::id_bytes(id);
-        match db.get_pinned_cf_opt(fold::cf(db, ETAGS_CF)?, key, &read::memory_only()) {
-            Ok(Some(bytes)) => Ok(InMemory::Read(Some(record::etag_from_bytes(&bytes)?))),
-            Ok(None) => Ok(InMemory::Read(None)),
-            Err(e) if e.kind() == rocksdb::ErrorKind::Incomplete => Ok(InMemory::NeedsFiles),
-            Err(e) => Err(e.into()),
-        }
+        read::in_memory(self.plain_etag_with(id, &read::memory_only()))
     }
 
     /// Live items among `ids` as served, in the order asked; missing, deleted and merged ones are
