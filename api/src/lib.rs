@@ -19,9 +19,10 @@
 //! - `point_reads` — the threads the item GET's point reads run on, off the async threads.
 //! - `ratelimit` — per-address and per-account request budgets; `login_limits` — the sign-in
 //!   budgets and the password-hashing slots.
-//! - `http` — answers and cache classes, the ETag/304 layer, identity (auth + rate limit)
-//!   with the `Reader`/`WriteAccess`/`SiteSession` extractors, the client's address, the limits on
-//!   every request (`guards`), the access log.
+//! - `http` — answers and cache classes; `front`, the one service before routing (the limits on
+//!   every request (`guards`), ETags and 304s (`conditional`), CORS (`cors`), the headers and
+//!   access log on the way out (`edge`)); identity (auth + rate limit) with the
+//!   `Reader`/`WriteAccess`/`SiteSession` extractors; the client's address.
 //! - `openapi` — the document's frame (title, version, security schemes); the answer schemas are
 //!   derived from the answer types themselves (the lower crates' `utoipa` features).
 //! - `mirror` — what a mirror knows of its primary ([`MirrorStatus`]); `http::read_only` refuses
@@ -55,9 +56,8 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::http::{HeaderName, Method, header};
+use axum::http::Method;
 use axum::response::IntoResponse;
-use tower_http::cors::{Any, CorsLayer};
 
 pub use error::{ApiError, ErrorBody};
 pub use http::access_log::TARGET as ACCESS_LOG_TARGET;
@@ -81,17 +81,9 @@ pub fn router(state: AppState) -> Router {
         .merge(routes::git::router())
         .merge(routes::oai::router())
         .merge(routes::mcp::router(rest));
-    // The layers wrap the routed application once, not each route (`Router::layer` boxes every
-    // route under every layer, and each request then cloned the whole stack once per layer).
-    let outer = tower::ServiceBuilder::new()
-        .layer(axum::middleware::from_fn(http::edge::edge))
-        .layer(cors())
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            http::guards::bounded,
-        ))
-        .layer(axum::middleware::from_fn(http::conditional::conditional))
-        .service(inner_layers(&state, routes));
+    // One service before routing (see `http::front`) wraps the routed application once, not
+    // each route: `Router::layer` boxes every route under every layer.
+    let outer = http::front::Front::new(state.clone(), inner_layers(&state, routes));
     Router::new().fallback_service(outer)
 }
 
@@ -127,41 +119,6 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
     let mut doc = routes::all().into_openapi();
     openapi::finish(&mut doc);
     doc
-}
-
-fn cors() -> CorsLayer {
-    CorsLayer::new()
-        .allow_origin(Any)
-        .allow_methods([
-            Method::GET,
-            Method::HEAD,
-            Method::POST,
-            Method::PUT,
-            Method::PATCH,
-            Method::DELETE,
-            Method::OPTIONS,
-        ])
-        .allow_headers([
-            header::AUTHORIZATION,
-            header::CONTENT_TYPE,
-            header::IF_NONE_MATCH,
-            // What MCP clients send to `/mcp` after `initialize`: the protocol version, and
-            // (from 2026-07-28) the method and tool name. No `Mcp-Session-Id`: the server is
-            // stateless and never hands one out.
-            HeaderName::from_static("mcp-protocol-version"),
-            HeaderName::from_static("mcp-method"),
-            HeaderName::from_static("mcp-name"),
-        ])
-        .expose_headers([
-            header::ETAG,
-            header::LINK,
-            header::RETRY_AFTER,
-            HeaderName::from_static("ratelimit"),
-            HeaderName::from_static("ratelimit-policy"),
-            HeaderName::from_static("deprecation"),
-            HeaderName::from_static("sunset"),
-        ])
-        .max_age(Duration::from_secs(86_400))
 }
 
 /// Idle buckets are dropped once a minute so memory follows the number of active clients.

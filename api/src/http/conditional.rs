@@ -1,10 +1,10 @@
-//! ETags, `If-None-Match`, `Cache-Control` and `Vary` for every answer.
+//! ETags, `If-None-Match`, `Cache-Control` and `Vary` for every answer (applied by
+//! [`super::front`]).
 
 use axum::body::{Body, to_bytes};
 use axum::extract::{FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
@@ -13,66 +13,85 @@ use crate::http::answer::CacheClass;
 /// Answers larger than this are not buffered for hashing (none of ours come close).
 const HASH_LIMIT: usize = 64 << 20;
 
-/// Adds ETag (a stored one, or blake3 of the body), answers 304 to a matching `If-None-Match`,
-/// and sets the caching headers from the answer's [`CacheClass`] and the caller's credentials.
-pub async fn conditional(req: Request, next: Next) -> Response {
-    let is_read = matches!(*req.method(), Method::GET | Method::HEAD);
-    let signed_in = req.headers().contains_key(header::AUTHORIZATION)
-        || req.headers().contains_key(header::COOKIE);
-    let if_none_match = req.headers().get(header::IF_NONE_MATCH).cloned();
-    let mut res = next.run(req).await;
+/// What a request asks of its answer's caching: read from the request before it is routed, and
+/// applied to the answer by [`Revalidation::finish`].
+pub struct Revalidation {
+    is_read: bool,
+    signed_in: bool,
+    if_none_match: Option<HeaderValue>,
+}
 
-    let class = res.extensions().get::<CacheClass>().copied();
-    // A route may answer a revalidation itself (`Answer::not_modified`); its 304 carries the
-    // caching headers of the answer it stands for.
-    let cacheable = is_read
-        && (res.status().is_success()
-            || res.status() == StatusCode::NOT_FOUND
-            || res.status() == StatusCode::NOT_MODIFIED);
-    let cache_control = match class {
-        Some(class) if cacheable => class.header(signed_in),
-        None if cacheable && res.status() == StatusCode::NOT_FOUND => {
-            CacheClass::Public.header(signed_in)
+impl Revalidation {
+    pub fn of(req: &Request) -> Self {
+        Revalidation {
+            is_read: matches!(*req.method(), Method::GET | Method::HEAD),
+            signed_in: req.headers().contains_key(header::AUTHORIZATION)
+                || req.headers().contains_key(header::COOKIE),
+            if_none_match: req.headers().get(header::IF_NONE_MATCH).cloned(),
         }
-        _ => "no-store",
-    };
-    let headers = res.headers_mut();
-    headers.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static(cache_control),
-    );
-    headers.insert(
-        header::VARY,
-        HeaderValue::from_static("Authorization, Cookie"),
-    );
-
-    if !is_read || res.status() != StatusCode::OK {
-        return res;
     }
-    if !res.headers().contains_key(header::ETAG) {
-        let (mut parts, body) = res.into_parts();
-        let bytes = match to_bytes(body, HASH_LIMIT).await {
-            Ok(b) => b,
-            Err(e) => return ApiError::Internal(format!("answer body: {e}")).into_response(),
+
+    /// Adds ETag (a stored one, or blake3 of the body), answers 304 to a matching
+    /// `If-None-Match`, and sets the caching headers from the answer's [`CacheClass`] and the
+    /// caller's credentials.
+    pub async fn finish(self, mut res: Response) -> Response {
+        let Revalidation {
+            is_read,
+            signed_in,
+            if_none_match,
+        } = self;
+        let class = res.extensions().get::<CacheClass>().copied();
+        // A route may answer a revalidation itself (`Answer::not_modified`); its 304 carries the
+        // caching headers of the answer it stands for.
+        let cacheable = is_read
+            && (res.status().is_success()
+                || res.status() == StatusCode::NOT_FOUND
+                || res.status() == StatusCode::NOT_MODIFIED);
+        let cache_control = match class {
+            Some(class) if cacheable => class.header(signed_in),
+            None if cacheable && res.status() == StatusCode::NOT_FOUND => {
+                CacheClass::Public.header(signed_in)
+            }
+            _ => "no-store",
         };
-        let tag = format!("\"{}\"", blake3::hash(&bytes).to_hex());
-        if let Ok(v) = HeaderValue::from_str(&tag) {
-            parts.headers.insert(header::ETAG, v);
+        let headers = res.headers_mut();
+        headers.insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static(cache_control),
+        );
+        headers.insert(
+            header::VARY,
+            HeaderValue::from_static("Authorization, Cookie"),
+        );
+
+        if !is_read || res.status() != StatusCode::OK {
+            return res;
         }
-        res = Response::from_parts(parts, Body::from(bytes));
+        if !res.headers().contains_key(header::ETAG) {
+            let (mut parts, body) = res.into_parts();
+            let bytes = match to_bytes(body, HASH_LIMIT).await {
+                Ok(b) => b,
+                Err(e) => return ApiError::Internal(format!("answer body: {e}")).into_response(),
+            };
+            let tag = format!("\"{}\"", blake3::hash(&bytes).to_hex());
+            if let Ok(v) = HeaderValue::from_str(&tag) {
+                parts.headers.insert(header::ETAG, v);
+            }
+            res = Response::from_parts(parts, Body::from(bytes));
+        }
+        let etag = res
+            .headers()
+            .get(header::ETAG)
+            .and_then(|v| v.to_str().ok());
+        let matched = match (etag, if_none_match.as_ref().and_then(|v| v.to_str().ok())) {
+            (Some(etag), Some(inm)) => none_match_hits(inm, etag),
+            _ => false,
+        };
+        if matched {
+            return not_modified(res.headers());
+        }
+        res
     }
-    let etag = res
-        .headers()
-        .get(header::ETAG)
-        .and_then(|v| v.to_str().ok());
-    let matched = match (etag, if_none_match.as_ref().and_then(|v| v.to_str().ok())) {
-        (Some(etag), Some(inm)) => none_match_hits(inm, etag),
-        _ => false,
-    };
-    if matched {
-        return not_modified(res.headers());
-    }
-    res
 }
 
 /// The request's `If-None-Match`, for a route that can decide a revalidation before reading its

@@ -1,23 +1,16 @@
-//! What every answer gets on its way out, in one middleware layer: the headers that keep browsers
-//! from guessing its type or framing it ([`guards::nosniff_header`], [`framing::frame_headers`]),
-//! and its access-log line. One layer rather than three: each layer costs every request a boxed
-//! future and a clone of the services below it.
+//! What every answer gets on its way out: the headers that keep browsers from guessing its type or
+//! framing it ([`guards::nosniff_header`], [`framing::frame_headers`]), and its access-log line.
 
 use std::time::Instant;
 
-use axum::extract::Request;
-use axum::middleware::Next;
+use axum::http::Method;
 use axum::response::Response;
 
 use crate::http::{access_log, framing, guards};
 
-pub async fn edge(req: Request, next: Next) -> Response {
-    let started = Instant::now();
-    let method = req.method().clone();
-    let path = req.uri().path().to_owned();
-    let mut res = next.run(req).await;
-    guards::nosniff_header(&mut res);
-    framing::frame_headers(&mut res);
-    access_log::record(&method, &path, res.status(), started);
-    res
+/// Finishes `res`, the answer to `method path` begun at `started` (called by [`super::front`]).
+pub fn finish(res: &mut Response, method: &Method, path: &str, started: Instant) {
+    guards::nosniff_header(res);
+    framing::frame_headers(res);
+    access_log::record(method, path, res.status(), started);
 }

@@ -3,10 +3,12 @@
 
 use std::time::Duration;
 
-use axum::extract::{Request, State};
+use std::convert::Infallible;
+use std::future::Future;
+
+use axum::extract::Request;
 use axum::http::HeaderValue;
 use axum::http::header::X_CONTENT_TYPE_OPTIONS;
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
@@ -24,36 +26,44 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 /// The time limit of one upload (1 GiB at 1 MB/s takes about 18 minutes).
 pub const UPLOAD_TIME_LIMIT: Duration = Duration::from_secs(3_600);
 
-/// Holds a place among the requests in progress for the whole request, and stops it at the
-/// time limit. Past the cap the request waits at most [`IN_FLIGHT_WAIT`], then answers `429
-/// rate-limited` with `Retry-After: 1`; past the time limit it answers `500 internal` saying so
-/// (the spec's table has no status for it). Blocking work a stopped request started runs on to
-/// its end: its writes are whole or absent, never half made.
-pub async fn bounded(State(state): State<AppState>, req: Request, next: Next) -> Response {
-    let slots = state.in_flight.clone();
-    let Ok(Ok(permit)) = tokio::time::timeout(IN_FLIGHT_WAIT, slots.acquire_owned()).await else {
-        return ApiError::Throttled {
+/// The time limit of `req`: an upload's body may take long to arrive, and is bounded instead by
+/// its idle limit (`routes::files::UPLOAD_IDLE`) and its size.
+pub fn time_limit(state: &AppState, req: &Request) -> Duration {
+    if req.method() == axum::http::Method::POST && req.uri().path() == "/v1/uploads" {
+        UPLOAD_TIME_LIMIT
+    } else {
+        state.settings.request_timeout
+    }
+}
+
+/// Holds a place among the requests in progress while `answer` runs, and stops it at `limit`.
+/// Past the cap the request waits at most [`IN_FLIGHT_WAIT`], then is refused with `429
+/// rate-limited` and `Retry-After: 1`; past the time limit, `500 internal` saying so (the spec's
+/// table has no status for it). Refusals are the `Err` side, so the caller can give them what
+/// the layers it did not pass through would have. Blocking work a stopped request started runs
+/// on to its end: its writes are whole or absent, never half made.
+pub async fn bounded<F>(state: &AppState, limit: Duration, answer: F) -> Result<Response, Response>
+where
+    F: Future<Output = Result<Response, Infallible>>,
+{
+    let Ok(Ok(permit)) = tokio::time::timeout(IN_FLIGHT_WAIT, state.in_flight.acquire()).await
+    else {
+        return Err(ApiError::Throttled {
             message: format!(
                 "the server is at its limit of {} requests in progress: try again in a second",
                 state.settings.max_in_flight
             ),
             retry_after_secs: 1,
         }
-        .into_response();
+        .into_response());
     };
-    // An upload's body may take long to arrive; it is bounded instead by its idle limit
-    // (`routes::files::UPLOAD_IDLE`) and its size.
-    let limit = if req.method() == axum::http::Method::POST && req.uri().path() == "/v1/uploads" {
-        UPLOAD_TIME_LIMIT
-    } else {
-        state.settings.request_timeout
-    };
-    let res = match tokio::time::timeout(limit, next.run(req)).await {
-        Ok(res) => res,
-        Err(_) => ApiError::TimedOut {
+    let res = match tokio::time::timeout(limit, answer).await {
+        Ok(Ok(res)) => Ok(res),
+        Ok(Err(never)) => match never {},
+        Err(_) => Err(ApiError::TimedOut {
             secs: limit.as_secs(),
         }
-        .into_response(),
+        .into_response()),
     };
     drop(permit);
     res
