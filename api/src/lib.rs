@@ -67,8 +67,9 @@ pub use login_limits::{HASHING_WAIT, LOGIN_ADDRESS_FACTOR, LOGIN_PER_HANDLE_PER_
 pub use mirror::MirrorStatus;
 pub use state::{AppState, CursorKey, Editions, PublicKey, Settings, Shared};
 
-/// The whole HTTP application over `state`.
-pub fn router(state: AppState) -> Router {
+/// The whole HTTP application over `state`: serve it with axum's `ServiceExt`
+/// (`into_make_service_with_connect_info`), or call it as any tower service.
+pub fn router(state: AppState) -> App {
     if let Some(key) = state.settings.cursor_key {
         cursor::use_key(key.0);
     }
@@ -76,15 +77,42 @@ pub fn router(state: AppState) -> Router {
     spawn_session_sweeper(&state);
     // The MCP server's tools call the REST routes in process, through the inner layers only: the
     // `/mcp` request that carries a tool call has met the outer ones already.
-    let rest = inner_layers(&state, rest_routes());
+    let rest = Router::new().fallback_service(inner_layers(&state, rest_routes()));
     let routes = rest_routes()
         .merge(routes::git::router())
         .merge(routes::oai::router())
         .merge(routes::mcp::router(rest));
     // One service before routing (see `http::front`) wraps the routed application once, not
     // each route: `Router::layer` boxes every route under every layer.
-    let outer = http::front::Front::new(state.clone(), inner_layers(&state, routes));
-    Router::new().fallback_service(outer)
+    App(http::front::Front::new(
+        state.clone(),
+        inner_layers(&state, routes),
+    ))
+}
+
+/// The application [`router`] builds: a tower service of requests to answers.
+#[derive(Clone)]
+pub struct App(http::front::Front<Inner>);
+
+/// What every request to the routes meets inside [`http::front`]: identity with the rate limit
+/// (and on a mirror the refusal of writes), then the body limit of axum's extractors.
+type Inner = http::identity::Identified<<DefaultBodyLimit as tower::Layer<Router>>::Service>;
+
+impl tower::Service<axum::extract::Request> for App {
+    type Response = axum::response::Response;
+    type Error = std::convert::Infallible;
+    type Future = <http::front::Front<Inner> as tower::Service<axum::extract::Request>>::Future;
+
+    fn poll_ready(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Self::Error>> {
+        self.0.poll_ready(cx)
+    }
+
+    fn call(&mut self, req: axum::extract::Request) -> Self::Future {
+        self.0.call(req)
+    }
 }
 
 /// The REST routes (`/v1` and the documents), as the OpenAPI document describes them.
@@ -93,25 +121,16 @@ fn rest_routes() -> Router<AppState> {
     routes
 }
 
-/// What every request to `routes` meets inside the outer limits: the fallbacks, the body limit of
-/// axum's extractors, identity with the rate limit, and on a mirror the refusal of writes.
-fn inner_layers(state: &AppState, routes: Router<AppState>) -> Router {
+/// What every request to `routes` meets inside the outer limits ([`Inner`]), with the fallbacks.
+fn inner_layers(state: &AppState, routes: Router<AppState>) -> Inner {
     let routes = routes
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state.clone());
-    let layered = tower::ServiceBuilder::new()
-        // Outside identity: a mirror refuses a write before it looks at who sent it.
-        .option_layer(state.mirror.is_some().then(|| {
-            axum::middleware::from_fn_with_state(state.clone(), http::read_only::read_only)
-        }))
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            http::identity::identify,
-        ))
-        .layer(DefaultBodyLimit::max(extract::JSON_BODY_LIMIT))
-        .service(routes);
-    Router::new().fallback_service(layered)
+    http::identity::Identified::new(
+        state.clone(),
+        tower::Layer::layer(&DefaultBodyLimit::max(extract::JSON_BODY_LIMIT), routes),
+    )
 }
 
 /// The OpenAPI 3.1 document, as served at `/openapi.json`.

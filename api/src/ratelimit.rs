@@ -6,6 +6,7 @@ use std::net::{IpAddr, Ipv6Addr};
 use std::num::NonZeroU32;
 use std::time::Duration;
 
+use axum::http::HeaderValue;
 use governor::clock::{Clock, DefaultClock};
 use governor::middleware::StateInformationMiddleware;
 use governor::state::keyed::DefaultKeyedStateStore;
@@ -52,6 +53,25 @@ pub struct Budget {
     pub reset_secs: u64,
 }
 
+impl Budget {
+    /// The `RateLimit` header: `limit=600, remaining=599, reset=1`. Written on the stack: every
+    /// answer carries one.
+    pub fn header(&self) -> HeaderValue {
+        use std::io::Write as _;
+        // Three numbers of at most 20 digits and the 29 bytes around them.
+        let mut buf = [0u8; 96];
+        let mut rest = &mut buf[..];
+        let written = write!(
+            rest,
+            "limit={}, remaining={}, reset={}",
+            self.limit, self.remaining, self.reset_secs
+        );
+        debug_assert!(written.is_ok());
+        let len = 96 - rest.len();
+        HeaderValue::from_bytes(&buf[..len]).expect("digits and `=, ` make a header value")
+    }
+}
+
 /// A refused request: how long to wait before the next one is allowed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Exhausted {
@@ -65,7 +85,10 @@ type Keyed<C> = RateLimiter<Client, DefaultKeyedStateStore<Client>, C, StateInfo
 pub struct RateLimits<C: Clock = DefaultClock> {
     anonymous: Keyed<C>,
     signed_in: Keyed<C>,
-    per_minute: NonZeroU32,
+    /// `RateLimit-Policy` for an address's bucket and an account's, made once: every answer
+    /// carries one.
+    policy_addr: HeaderValue,
+    policy_account: HeaderValue,
 }
 
 impl RateLimits<DefaultClock> {
@@ -86,20 +109,18 @@ impl<C: Clock + Clone> RateLimits<C> {
         RateLimits {
             anonymous: limiter(per_minute),
             signed_in: limiter(doubled),
-            per_minute,
+            policy_addr: header_value(format!("{per_minute};w=60")),
+            policy_account: header_value(format!("{doubled};w=60")),
         }
     }
 
     /// The `RateLimit-Policy` of `client`'s own bucket: `600;w=60` for an address,
     /// `1200;w=60` for an account at the default figure.
-    pub fn policy(&self, client: &Client) -> String {
-        let limit = match client {
-            Client::Addr(_) => self.per_minute,
-            Client::Account(_) => self
-                .per_minute
-                .saturating_mul(NonZeroU32::MIN.saturating_add(1)),
-        };
-        format!("{limit};w=60")
+    pub fn policy(&self, client: &Client) -> &HeaderValue {
+        match client {
+            Client::Addr(_) => &self.policy_addr,
+            Client::Account(_) => &self.policy_account,
+        }
     }
 
     /// Counts one request against `client`'s bucket.
@@ -133,6 +154,10 @@ impl<C: Clock + Clone> RateLimits<C> {
         self.anonymous.retain_recent();
         self.signed_in.retain_recent();
     }
+}
+
+fn header_value(text: String) -> HeaderValue {
+    HeaderValue::try_from(text).expect("digits and `;w=` make a header value")
 }
 
 fn ceil_secs(d: Duration) -> u64 {
@@ -182,6 +207,31 @@ mod tests {
         assert!(limits.check(&account).is_err());
         assert_eq!(limits.policy(&a), "1;w=60");
         assert_eq!(limits.policy(&account), "2;w=60");
+    }
+
+    #[test]
+    fn the_budget_header_holds_the_largest_numbers() {
+        let b = Budget {
+            limit: 600,
+            remaining: 599,
+            reset_secs: 1,
+        };
+        assert_eq!(b.header(), "limit=600, remaining=599, reset=1");
+        let most = Budget {
+            limit: u32::MAX,
+            remaining: u32::MAX,
+            reset_secs: u64::MAX,
+        };
+        assert_eq!(
+            most.header(),
+            format!(
+                "limit={}, remaining={}, reset={}",
+                u32::MAX,
+                u32::MAX,
+                u64::MAX
+            )
+            .as_str()
+        );
     }
 
     #[test]

@@ -226,7 +226,9 @@ pub(super) async fn run(
     let app = catalog_api::router(state);
     axum::serve(
         listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
+        axum::ServiceExt::<axum::extract::Request>::into_make_service_with_connect_info::<
+            SocketAddr,
+        >(app),
     )
     .with_graceful_shutdown(stop)
     .await

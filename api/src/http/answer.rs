@@ -149,7 +149,10 @@ impl IntoResponse for Answer {
             res
         };
         let headers = res.headers_mut();
-        if let Some(tag) = self.etag.and_then(|t| HeaderValue::from_str(&t).ok()) {
+        // Room for every header the layers add on the way out, so the map grows once.
+        headers.reserve(16);
+        // The tag's own bytes become the header's, uncopied.
+        if let Some(tag) = self.etag.and_then(|t| HeaderValue::try_from(t).ok()) {
             headers.insert(header::ETAG, tag);
         }
         if let Some(link) = self

@@ -13,7 +13,6 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Instant;
 
-use axum::Router;
 use axum::extract::Request;
 use axum::http::Method;
 use axum::response::Response;
@@ -23,16 +22,17 @@ use tower_http::cors::Cors;
 use crate::http::{conditional, cors, edge, guards};
 use crate::state::AppState;
 
-/// See the module's doc. Cloned once per connection, not per request.
+/// See the module's doc. hyper's adapter clones it for every request, so it holds nothing costly
+/// to clone.
 #[derive(Clone)]
-pub struct Front {
+pub struct Front<S> {
     state: AppState,
-    inner: Cors<Router>,
+    inner: Cors<S>,
 }
 
-impl Front {
-    /// Wraps `routes` (routed and with their own inner layers).
-    pub fn new(state: AppState, routes: Router) -> Self {
+impl<S> Front<S> {
+    /// Wraps `routes` (routed, with their own inner layers).
+    pub fn new(state: AppState, routes: S) -> Self {
         Front {
             state,
             inner: cors::layer().layer(routes),
@@ -40,14 +40,18 @@ impl Front {
     }
 }
 
-impl Service<Request> for Front {
+impl<S> Service<Request> for Front<S>
+where
+    S: Service<Request, Response = Response, Error = Infallible>,
+    S::Future: Send + 'static,
+{
     type Response = Response;
     type Error = Infallible;
     type Future = Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
         // A router is always ready; asking keeps the contract should that change.
-        Service::<Request>::poll_ready(&mut self.inner, cx)
+        self.inner.poll_ready(cx)
     }
 
     fn call(&mut self, req: Request) -> Self::Future {

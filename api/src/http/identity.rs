@@ -1,18 +1,23 @@
-//! Who is calling: credentials are read once per request by the [`identify`] middleware, which
-//! also charges the request to the right rate-limit bucket. Handlers state what they need with
+//! Who is calling: credentials are read once per request by [`Identified`], the service in front
+//! of the routes, which also charges the request to the right rate-limit bucket. Handlers state what they need with
 //! the typed extractors [`Reader`], [`SignedIn`], [`WriteAccess`] and [`SiteSession`].
 
+use std::convert::Infallible;
+use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
+use std::task::{Context, Poll};
 
-use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
+use axum::extract::{ConnectInfo, FromRequestParts, Request};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, HeaderValue, Method, header};
-use axum::middleware::Next;
+use axum::http::{HeaderMap, HeaderName, Method, header};
 use axum::response::{IntoResponse, Response};
 use catalog_workflow::Principal;
+use tower::Service;
 
 use crate::error::ApiError;
 use crate::http::client_addr::{self, ClientAddr};
+use crate::http::read_only;
 use crate::ratelimit::{Budget, Client};
 use crate::state::AppState;
 
@@ -44,6 +49,47 @@ pub(crate) struct Relayed {
     pub(crate) addr: IpAddr,
 }
 
+/// The routes `S` behind identity: on a mirror a write is refused first (see [`read_only`]), then
+/// every request is identified and counted by [`identify`]. A service of its own rather than a
+/// `from_fn` layer, which would cost every request a clone of the routes, a boxed service and a
+/// boxed future; this costs the future.
+#[derive(Clone)]
+pub struct Identified<S> {
+    state: AppState,
+    inner: S,
+}
+
+impl<S> Identified<S> {
+    pub fn new(state: AppState, inner: S) -> Self {
+        Identified { state, inner }
+    }
+}
+
+impl<S> Service<Request> for Identified<S>
+where
+    S: Service<Request, Response = Response, Error = Infallible> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, req: Request) -> Self::Future {
+        if let Some(refusal) = read_only::refusal(&self.state, &req) {
+            return Box::pin(std::future::ready(Ok(refusal)));
+        }
+        // The service polled ready is the one that answers; its clone waits for the next call.
+        let ready = self.inner.clone();
+        let inner = std::mem::replace(&mut self.inner, ready);
+        let state = self.state.clone();
+        Box::pin(async move { Ok(identify(state, req, inner).await) })
+    }
+}
+
 /// Reads `Authorization` (which wins) or the session cookie, authenticates it, and counts the
 /// request: a signed-in caller against its account's bucket, anyone else against its address's.
 /// A credential that does not authenticate is a 401: never silently anonymous. A session write
@@ -51,7 +97,10 @@ pub(crate) struct Relayed {
 ///
 /// A [`Relayed`] request is authenticated the same way but not counted: the `/mcp` request that
 /// carried the tool call was counted already, so one tool call costs one request.
-pub async fn identify(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+async fn identify<S>(state: AppState, mut req: Request, mut inner: S) -> Response
+where
+    S: Service<Request, Response = Response, Error = Infallible>,
+{
     let relayed = req.extensions().get::<Relayed>().copied();
     let addr = match relayed {
         Some(r) => r.addr,
@@ -136,7 +185,7 @@ pub async fn identify(State(state): State<AppState>, mut req: Request, next: Nex
     }
     if relayed.is_some() {
         req.extensions_mut().insert(identity);
-        return next.run(req).await;
+        return answer(inner.call(req)).await;
     }
     let budget = match state.rate_limits.check(&client) {
         Ok(b) => b,
@@ -150,9 +199,16 @@ pub async fn identify(State(state): State<AppState>, mut req: Request, next: Nex
         }
     };
     req.extensions_mut().insert(identity);
-    let mut res = next.run(req).await;
+    let mut res = answer(inner.call(req)).await;
     policy_headers(&state, &client, res.headers_mut(), Some(budget));
     res
+}
+
+async fn answer(f: impl Future<Output = Result<Response, Infallible>>) -> Response {
+    match f.await {
+        Ok(res) => res,
+        Err(never) => match never {},
+    }
 }
 
 fn is_safe(method: &Method) -> bool {
@@ -211,19 +267,14 @@ fn policy_headers(
     headers: &mut HeaderMap,
     budget: Option<Budget>,
 ) {
-    if let Ok(v) = HeaderValue::from_str(&state.rate_limits.policy(client)) {
-        headers.insert("ratelimit-policy", v);
-    }
+    headers.insert(RATELIMIT_POLICY, state.rate_limits.policy(client).clone());
     if let Some(b) = budget {
-        let text = format!(
-            "limit={}, remaining={}, reset={}",
-            b.limit, b.remaining, b.reset_secs
-        );
-        if let Ok(v) = HeaderValue::from_str(&text) {
-            headers.insert("ratelimit", v);
-        }
+        headers.insert(RATELIMIT, b.header());
     }
 }
+
+const RATELIMIT_POLICY: HeaderName = HeaderName::from_static("ratelimit-policy");
+const RATELIMIT: HeaderName = HeaderName::from_static("ratelimit");
 
 #[derive(Debug, PartialEq)]
 enum Presented {
@@ -347,6 +398,8 @@ pub fn session_cookie_header(secret: Option<&str>) -> String {
 
 #[cfg(test)]
 mod tests {
+    use axum::http::HeaderValue;
+
     use super::*;
 
     fn headers(pairs: &[(header::HeaderName, &str)]) -> HeaderMap {

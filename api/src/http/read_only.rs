@@ -2,9 +2,8 @@
 //! where the write belongs. Nothing may write a mirror's catalog but its follower, and
 //! workflow state written here (suggestions, accounts) would never reach the primary.
 
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::Method;
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
@@ -12,10 +11,13 @@ use crate::state::AppState;
 
 const GIT_UPLOAD_PACK: &str = "/git/catalog.git/git-upload-pack";
 
-pub async fn read_only(State(state): State<AppState>, req: Request, next: Next) -> Response {
+/// On a mirror, the refusal of `req` if it writes (see [`super::identity::Identified`], which
+/// asks before it looks at who sent the request).
+pub fn refusal(state: &AppState, req: &Request) -> Option<Response> {
+    let mirror = state.mirror.as_ref()?;
     let reads = [Method::GET, Method::HEAD, Method::OPTIONS];
     // A fetch from the git mirror and an OAI-PMH request by POST are POSTs that read. So is
-    // every MCP request: its write tool's REST request meets this layer itself, and is refused
+    // every MCP request: its write tool's REST request meets this check itself, and is refused
     // here as any write is.
     let reading_post = [
         GIT_UPLOAD_PACK,
@@ -23,14 +25,11 @@ pub async fn read_only(State(state): State<AppState>, req: Request, next: Next) 
         crate::routes::mcp::MCP_PATH,
     ]
     .contains(&req.uri().path());
-    match &state.mirror {
-        Some(mirror) if !reads.contains(req.method()) && !reading_post => {
-            ApiError::Forbidden(format!(
-                "this server is a read-only mirror of {}: send writes there",
-                mirror.primary()
-            ))
-            .into_response()
-        }
-        _ => next.run(req).await,
-    }
+    (!reads.contains(req.method()) && !reading_post).then(|| {
+        ApiError::Forbidden(format!(
+            "this server is a read-only mirror of {}: send writes there",
+            mirror.primary()
+        ))
+        .into_response()
+    })
 }

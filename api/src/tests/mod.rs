@@ -9,7 +9,6 @@ mod writes;
 
 use std::num::NonZeroU32;
 
-use axum::Router;
 use axum::body::{Body, to_bytes};
 use axum::http::{Request, header};
 use axum::response::Response;
@@ -24,7 +23,7 @@ use crate::{AppState, Settings, router};
 pub(super) struct Harness {
     _dir: tempfile::TempDir,
     pub(super) state: AppState,
-    app: Router,
+    app: crate::App,
 }
 
 pub(super) fn harness(per_minute: u32) -> Harness {
