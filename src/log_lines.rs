@@ -191,8 +191,10 @@ fn write_batches(shared: &Shared, mut out: impl Write, delay: Duration) {
         // Nowhere to report a failed write of the log itself.
         let _ = out.write_all(&batch).and_then(|()| out.flush());
         batch.clear();
-        // A burst's buffer is not kept.
-        if batch.capacity() > WRITE_NOW_BYTES {
+        // A burst's buffer is not kept; a full batch's is (just over `WRITE_NOW_BYTES`, grown to
+        // twice that), or under load every batch grew a new one from nothing, each of its pages
+        // faulted in afresh on a request's thread.
+        if batch.capacity() > 2 * WRITE_NOW_BYTES {
             batch = Vec::new();
         }
         state = shared.lock();

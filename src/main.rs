@@ -16,6 +16,7 @@
 
 mod cli;
 mod log_lines;
+mod log_time;
 
 use std::process::ExitCode;
 
@@ -86,6 +87,7 @@ fn init_tracing() -> std::io::Result<log_lines::LogLinesGuard> {
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(writer)
+        .with_timer(log_time::Timestamps)
         .with_ansi(ansi)
         .init();
     Ok(guard)
