@@ -8,8 +8,6 @@
 //! item the stack cost as much CPU as the read itself. This costs one boxed future.
 
 use std::convert::Infallible;
-use std::future::Future;
-use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Instant;
 
@@ -19,7 +17,7 @@ use axum::response::Response;
 use tower::{Layer, Service};
 use tower_http::cors::Cors;
 
-use crate::http::{conditional, cors, edge, guards};
+use crate::http::{AnswerFuture, conditional, cors, edge, guards};
 use crate::state::AppState;
 
 /// See the module's doc. hyper's adapter clones it for every request, so it holds nothing costly
@@ -47,7 +45,7 @@ where
 {
     type Response = Response;
     type Error = Infallible;
-    type Future = Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;
+    type Future = AnswerFuture;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
         // A router is always ready; asking keeps the contract should that change.

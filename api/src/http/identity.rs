@@ -5,7 +5,6 @@
 use std::convert::Infallible;
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
-use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use axum::extract::{ConnectInfo, FromRequestParts, Request};
@@ -17,7 +16,7 @@ use tower::Service;
 
 use crate::error::ApiError;
 use crate::http::client_addr::{self, ClientAddr};
-use crate::http::read_only;
+use crate::http::{AnswerFuture, read_only};
 use crate::ratelimit::{Budget, Client};
 use crate::state::AppState;
 
@@ -72,7 +71,7 @@ where
 {
     type Response = Response;
     type Error = Infallible;
-    type Future = Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;
+    type Future = AnswerFuture;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
         self.inner.poll_ready(cx)

@@ -13,3 +13,11 @@ pub mod identity;
 pub mod range;
 pub mod read_only;
 pub mod spliced;
+
+/// The future of [`front::Front`] and [`identity::Identified`]: one box a request each.
+pub type AnswerFuture = std::pin::Pin<
+    Box<
+        dyn std::future::Future<Output = Result<axum::response::Response, std::convert::Infallible>>
+            + Send,
+    >,
+>;
