@@ -84,36 +84,15 @@ pub fn router(state: AppState) -> App {
         .merge(routes::mcp::router(rest));
     // One service before routing (see `http::front`) wraps the routed application once, not
     // each route: `Router::layer` boxes every route under every layer.
-    App(http::front::Front::new(
-        state.clone(),
-        inner_layers(&state, routes),
-    ))
+    http::front::Front::new(state.clone(), inner_layers(&state, routes))
 }
 
 /// The application [`router`] builds: a tower service of requests to answers.
-#[derive(Clone)]
-pub struct App(http::front::Front<Inner>);
+pub type App = http::front::Front<Inner>;
 
 /// What every request to the routes meets inside [`http::front`]: identity with the rate limit
 /// (and on a mirror the refusal of writes), then the body limit of axum's extractors.
 type Inner = http::identity::Identified<<DefaultBodyLimit as tower::Layer<Router>>::Service>;
-
-impl tower::Service<axum::extract::Request> for App {
-    type Response = axum::response::Response;
-    type Error = std::convert::Infallible;
-    type Future = <http::front::Front<Inner> as tower::Service<axum::extract::Request>>::Future;
-
-    fn poll_ready(
-        &mut self,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Result<(), Self::Error>> {
-        self.0.poll_ready(cx)
-    }
-
-    fn call(&mut self, req: axum::extract::Request) -> Self::Future {
-        self.0.call(req)
-    }
-}
 
 /// The REST routes (`/v1` and the documents), as the OpenAPI document describes them.
 fn rest_routes() -> Router<AppState> {

@@ -12,6 +12,7 @@ use axum::http::header::X_CONTENT_TYPE_OPTIONS;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
+use crate::http::answered;
 use crate::state::AppState;
 
 /// Requests in progress at once, by default (`--max-concurrent-requests`).
@@ -57,9 +58,8 @@ where
         }
         .into_response());
     };
-    let res = match tokio::time::timeout(limit, answer).await {
-        Ok(Ok(res)) => Ok(res),
-        Ok(Err(never)) => match never {},
+    let res = match tokio::time::timeout(limit, answered(answer)).await {
+        Ok(res) => Ok(res),
         Err(_) => Err(ApiError::TimedOut {
             secs: limit.as_secs(),
         }

@@ -1,9 +1,9 @@
 //! Who is calling: credentials are read once per request by [`Identified`], the service in front
-//! of the routes, which also charges the request to the right rate-limit bucket. Handlers state what they need with
+//! of the routes, which also charges the request to the right rate-limit bucket. Handlers state
+//! what they need with
 //! the typed extractors [`Reader`], [`SignedIn`], [`WriteAccess`] and [`SiteSession`].
 
 use std::convert::Infallible;
-use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
 use std::task::{Context, Poll};
 
@@ -16,7 +16,7 @@ use tower::Service;
 
 use crate::error::ApiError;
 use crate::http::client_addr::{self, ClientAddr};
-use crate::http::{AnswerFuture, read_only};
+use crate::http::{AnswerFuture, answered, read_only};
 use crate::ratelimit::{Budget, Client};
 use crate::state::AppState;
 
@@ -184,7 +184,7 @@ where
     }
     if relayed.is_some() {
         req.extensions_mut().insert(identity);
-        return answer(inner.call(req)).await;
+        return answered(inner.call(req)).await;
     }
     let budget = match state.rate_limits.check(&client) {
         Ok(b) => b,
@@ -198,16 +198,9 @@ where
         }
     };
     req.extensions_mut().insert(identity);
-    let mut res = answer(inner.call(req)).await;
+    let mut res = answered(inner.call(req)).await;
     policy_headers(&state, &client, res.headers_mut(), Some(budget));
     res
-}
-
-async fn answer(f: impl Future<Output = Result<Response, Infallible>>) -> Response {
-    match f.await {
-        Ok(res) => res,
-        Err(never) => match never {},
-    }
 }
 
 fn is_safe(method: &Method) -> bool {
