@@ -13,6 +13,7 @@ use tracing_subscriber::fmt::format::Writer;
 use tracing_subscriber::fmt::time::FormatTime;
 
 /// See the module's doc.
+#[derive(Clone, Copy)]
 pub struct Timestamps;
 
 thread_local! {

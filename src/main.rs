@@ -15,6 +15,7 @@
 //! - `log_lines` — where log lines go: stderr, in batches, from a thread of its own.
 
 mod cli;
+mod log_format;
 mod log_lines;
 mod log_time;
 
@@ -87,8 +88,8 @@ fn init_tracing() -> std::io::Result<log_lines::LogLinesGuard> {
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(writer)
-        .with_timer(log_time::Timestamps)
         .with_ansi(ansi)
+        .event_format(log_format::Lines::new(log_time::Timestamps))
         .init();
     Ok(guard)
 }
