@@ -58,5 +58,6 @@ pub use error::{Error, StorageError, out_of_space};
 pub use log::Log;
 pub use seq::{Rev, Seq};
 pub use store::{
-    CF_COMMITS, CF_ITEM_HEADS, CF_ITEM_REVS, CF_META, CF_REVISIONS, LOG_CFS, Store, StoreMemory,
+    CF_COMMITS, CF_ITEM_HEADS, CF_ITEM_REVS, CF_META, CF_REVISIONS, Families, LOG_CFS, Store,
+    StoreMemory,
 };

@@ -89,10 +89,28 @@ const MAX_WAL_BYTES: u64 = 256 << 20;
 const INFO_LOGS_KEPT: usize = 10;
 const INFO_LOG_BYTES: usize = 16 << 20;
 
+/// What a caller says of how its column families are read, for the options RocksDB keeps for
+/// them.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Families<'a> {
+    /// Families read nearly always for keys they hold (an item by the id a client was given).
+    /// Their last level gets no bloom filter: there a filter answers "maybe" for every such key,
+    /// and probing it was a tenth of a GET's read; a key the family lacks reads that level's index
+    /// and data block instead, what a key it holds costs. The levels above keep their filters,
+    /// which spare a read the levels that lack the key. Files written before this option keep
+    /// their filters until a compaction or a rebuild rewrites them.
+    pub read_for_held_keys: &'a [&'a str],
+}
+
 impl Store {
     /// Opens (creating if needed) the database in `dir` with log-core's column families, the
     /// caller's `extra_cfs`, and whatever families the database already has.
     pub fn open(dir: &Path, extra_cfs: &[&str]) -> Result<Store, Error> {
+        Store::open_with(dir, extra_cfs, &Families::default())
+    }
+
+    /// [`Store::open`], with what the caller says of how its families are read.
+    pub fn open_with(dir: &Path, extra_cfs: &[&str], families: &Families) -> Result<Store, Error> {
         let mut opts = Options::default();
         opts.create_if_missing(true);
         opts.create_missing_column_families(true);
@@ -175,6 +193,9 @@ impl Store {
                 // seeked as before.
                 cf_opts.set_prefix_extractor(SliceTransform::create_fixed_prefix(Id::BYTES));
                 cf_opts.set_memtable_prefix_bloom_ratio(MEMTABLE_PREFIX_BLOOM_RATIO);
+            }
+            if families.read_for_held_keys.contains(&name.as_str()) {
+                cf_opts.set_optimize_filters_for_hits(true);
             }
             if name == CF_ITEM_HEADS || name == CF_ITEM_REVS {
                 cf_opts.set_level_zero_file_num_compaction_trigger(LOG_L0_COMPACTION_TRIGGER);
@@ -275,6 +296,46 @@ mod tests {
         for name in LOG_CFS {
             assert!(store.db().cf_handle(name).is_some(), "{name}");
         }
+    }
+
+    /// A family read for held keys has no filter in its last level, and still answers keys it
+    /// lacks; another family keeps its filters there.
+    #[test]
+    fn a_family_read_for_held_keys_has_no_filter_in_its_last_level() {
+        let dir = tempfile::tempdir().unwrap();
+        let families = Families {
+            read_for_held_keys: &["held"],
+        };
+        let store = Store::open_with(dir.path(), &["held", "other"], &families).unwrap();
+        let db = store.db();
+        let filter_bytes = |name: &str| {
+            let cf = db.cf_handle(name).unwrap();
+            for n in 0..2_000u32 {
+                db.put_cf(cf, n.to_be_bytes(), b"value").unwrap();
+            }
+            db.flush_cf(cf).unwrap();
+            // Into the last level, as a rebuild's data settles.
+            let mut compact = rocksdb::CompactOptions::default();
+            compact.set_bottommost_level_compaction(rocksdb::BottommostLevelCompaction::Force);
+            db.compact_range_cf_opt(cf, None::<&[u8]>, None::<&[u8]>, &compact);
+            let props = db
+                .property_value_cf(cf, "rocksdb.aggregated-table-properties")
+                .unwrap()
+                .unwrap();
+            let size = props
+                .split(';')
+                .find_map(|p| p.trim().strip_prefix("filter block size="))
+                .unwrap_or_else(|| panic!("no filter size in {props}"));
+            size.trim().parse::<u64>().unwrap()
+        };
+        assert_eq!(filter_bytes("held"), 0);
+        assert!(filter_bytes("other") > 0);
+        let held = db.cf_handle("held").unwrap();
+        assert_eq!(
+            db.get_cf(held, 7u32.to_be_bytes()).unwrap().as_deref(),
+            Some(&b"value"[..])
+        );
+        assert_eq!(db.get_cf(held, 9_999u32.to_be_bytes()).unwrap(), None);
     }
 
     #[test]

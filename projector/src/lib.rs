@@ -107,6 +107,11 @@ pub const PROJECTIONS: &[&str] = &[
     "dangling",
 ];
 
+/// The projector's families read nearly always for keys they hold: an item's record and its
+/// ETag, asked for by the id a client was given. Pass them to `Store::open_with` as
+/// `Families::read_for_held_keys`.
+pub const READ_FOR_HELD_KEYS: &[&str] = &[projections::items::CF, projections::items::ETAGS_CF];
+
 /// Every column family the projector owns (`rm_meta` first); pass them to `Store::open`.
 pub fn column_families() -> Vec<&'static str> {
     let mut out = vec![fold::META_CF];

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use anyhow::Context as _;
-use catalog_log_core::Store;
+use catalog_log_core::{Families, Store};
 
 /// Another process (a running server) holds the store's lock.
 #[derive(Debug)]
@@ -28,7 +28,10 @@ pub fn open(data: &Path) -> anyhow::Result<Store> {
     let mut cfs = catalog_projector::column_families();
     cfs.extend(catalog_workflow::column_families());
     cfs.extend(catalog_hooks::column_families());
-    match Store::open(data, &cfs) {
+    let families = Families {
+        read_for_held_keys: catalog_projector::READ_FOR_HELD_KEYS,
+    };
+    match Store::open_with(data, &cfs, &families) {
         Ok(store) => Ok(store),
         // log-core's message already names the directory and the likely cause.
         Err(catalog_log_core::Error::Locked(why)) => Err(Held(why).into()),
