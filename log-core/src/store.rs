@@ -97,8 +97,10 @@ pub struct Families<'a> {
     /// Their last level gets no bloom filter: there a filter answers "maybe" for every such key,
     /// and probing it was a tenth of a GET's read; a key the family lacks reads that level's index
     /// and data block instead, what a key it holds costs. The levels above keep their filters,
-    /// which spare a read the levels that lack the key. Files written before this option keep
-    /// their filters until a compaction or a rebuild rewrites them.
+    /// which spare a read the levels that lack the key. And each file's index is one block kept
+    /// in memory beside it rather than partitions in the block cache (see `Store::open_with`).
+    /// Files written before keep their filters and index until a compaction or a rebuild rewrites
+    /// them; either layout reads the same.
     pub read_for_held_keys: &'a [&'a str],
 }
 
@@ -181,10 +183,26 @@ impl Store {
         table.set_pin_top_level_index_and_filter(true);
         // Index and filter partitions are evicted after data blocks, not before them.
         table.set_cache_index_and_filter_blocks_with_high_priority(true);
+        // A family read for keys it holds keeps each file's whole index and filter in memory
+        // beside the file (RocksDB's table reader), outside the block cache: a GET's read then
+        // walks one index block already in memory instead of looking up a partition in the
+        // cache, ~10% less of a read thread's CPU a GET (BENCHMARKS.md, "the index beside the
+        // file"). It costs memory the cache does not bound, ~20 bytes a 4 KiB block (a few MiB
+        // at 1,000,000 items, reported in `StoreMemory::table_readers`).
+        let mut held_table = BlockBasedOptions::default();
+        held_table.set_block_cache(&cache);
+        held_table.set_bloom_filter(10.0, false);
+        held_table.set_index_type(BlockBasedIndexType::BinarySearch);
+        held_table.set_cache_index_and_filter_blocks(false);
         let descriptors = names.iter().map(|name| {
             let mut cf_opts = Options::default();
             cf_opts.set_compression_type(DBCompressionType::None);
-            cf_opts.set_block_based_table_factory(&table);
+            if families.read_for_held_keys.contains(&name.as_str()) {
+                cf_opts.set_block_based_table_factory(&held_table);
+                cf_opts.set_optimize_filters_for_hits(true);
+            } else {
+                cf_opts.set_block_based_table_factory(&table);
+            }
             if name == CF_ITEM_REVS {
                 // Every read of this family stays within one item's keys (an item as of a
                 // commit, its history). With the id as the prefix, a seek skips each memtable
@@ -193,9 +211,6 @@ impl Store {
                 // seeked as before.
                 cf_opts.set_prefix_extractor(SliceTransform::create_fixed_prefix(Id::BYTES));
                 cf_opts.set_memtable_prefix_bloom_ratio(MEMTABLE_PREFIX_BLOOM_RATIO);
-            }
-            if families.read_for_held_keys.contains(&name.as_str()) {
-                cf_opts.set_optimize_filters_for_hits(true);
             }
             if name == CF_ITEM_HEADS || name == CF_ITEM_REVS {
                 cf_opts.set_level_zero_file_num_compaction_trigger(LOG_L0_COMPACTION_TRIGGER);
@@ -298,19 +313,19 @@ mod tests {
         }
     }
 
-    /// A family read for held keys has no filter in its last level, and still answers keys it
-    /// lacks; another family keeps its filters there.
+    /// A family read for held keys has no filter in its last level and an index of one block,
+    /// and still answers keys it lacks; another family keeps its filters there and partitions.
     #[test]
-    fn a_family_read_for_held_keys_has_no_filter_in_its_last_level() {
+    fn a_family_read_for_held_keys_has_no_filter_in_its_last_level_and_a_whole_index() {
         let dir = tempfile::tempdir().unwrap();
         let families = Families {
             read_for_held_keys: &["held"],
         };
         let store = Store::open_with(dir.path(), &["held", "other"], &families).unwrap();
         let db = store.db();
-        let filter_bytes = |name: &str| {
+        for name in ["held", "other"] {
             let cf = db.cf_handle(name).unwrap();
-            for n in 0..2_000u32 {
+            for n in 0..20_000u32 {
                 db.put_cf(cf, n.to_be_bytes(), b"value").unwrap();
             }
             db.flush_cf(cf).unwrap();
@@ -318,24 +333,40 @@ mod tests {
             let mut compact = rocksdb::CompactOptions::default();
             compact.set_bottommost_level_compaction(rocksdb::BottommostLevelCompaction::Force);
             db.compact_range_cf_opt(cf, None::<&[u8]>, None::<&[u8]>, &compact);
+        }
+        let table_property = |name: &str, property: &str| {
+            let cf = db.cf_handle(name).unwrap();
             let props = db
                 .property_value_cf(cf, "rocksdb.aggregated-table-properties")
                 .unwrap()
                 .unwrap();
-            let size = props
+            let value = props
                 .split(';')
-                .find_map(|p| p.trim().strip_prefix("filter block size="))
-                .unwrap_or_else(|| panic!("no filter size in {props}"));
-            size.trim().parse::<u64>().unwrap()
+                .find_map(|p| p.trim().strip_prefix(property)?.strip_prefix('='))
+                .unwrap_or_else(|| panic!("no {property} in {props}"));
+            value.trim().parse::<u64>().unwrap()
         };
-        assert_eq!(filter_bytes("held"), 0);
-        assert!(filter_bytes("other") > 0);
+        assert_eq!(table_property("held", "filter block size"), 0);
+        assert!(table_property("other", "filter block size") > 0);
+        // The held family's index is kept by its table reader, the other's in the block cache.
+        let readers_memory = |name: &str| {
+            let cf = db.cf_handle(name).unwrap();
+            db.property_int_value_cf(cf, "rocksdb.estimate-table-readers-mem")
+                .unwrap()
+                .unwrap()
+        };
+        let (held, other) = (readers_memory("held"), readers_memory("other"));
+        assert!(
+            held > other
+                + table_property("held", "index block size (user-key? 1, delta-value? 1)") / 2,
+            "table readers: held {held} B, other {other} B"
+        );
         let held = db.cf_handle("held").unwrap();
         assert_eq!(
             db.get_cf(held, 7u32.to_be_bytes()).unwrap().as_deref(),
             Some(&b"value"[..])
         );
-        assert_eq!(db.get_cf(held, 9_999u32.to_be_bytes()).unwrap(), None);
+        assert_eq!(db.get_cf(held, 99_999u32.to_be_bytes()).unwrap(), None);
     }
 
     #[test]
