@@ -116,9 +116,7 @@ impl PlainFields<'_> {
             .and_then(|()| self.writer.write_char('='));
         self.result.is_ok()
     }
-}
 
-impl PlainFields<'_> {
     /// Hands one field to tracing-subscriber's own visitor: the message (which it writes through
     /// its escaping of terminal control characters) and errors (with their sources).
     fn general(&mut self, record: impl FnOnce(&mut DefaultVisitor<'_>)) {

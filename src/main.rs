@@ -12,6 +12,8 @@
 //! - `cli::maintenance` — `catalog rebuild`, `catalog verify`.
 //! - `cli::mirror` — `catalog mirror`: follow another server's commits and serve them read-only.
 //! - `cli::editions` — `catalog edition` and the weekly editions of `serve --editions weekly`.
+//! - `log_format` — how a line is laid out (the access log's by a formatter of its own).
+//! - `log_time` — the lines' timestamps.
 //! - `log_lines` — where log lines go: stderr, in batches, from a thread of its own.
 
 mod cli;

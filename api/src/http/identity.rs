@@ -1,7 +1,7 @@
 //! Who is calling: credentials are read once per request by [`Identified`], the service in front
 //! of the routes, which also charges the request to the right rate-limit bucket. Handlers state
-//! what they need with
-//! the typed extractors [`Reader`], [`SignedIn`], [`WriteAccess`] and [`SiteSession`].
+//! what they need with the typed extractors [`Reader`], [`SignedIn`], [`WriteAccess`] and
+//! [`SiteSession`].
 
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
