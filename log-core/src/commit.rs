@@ -7,6 +7,7 @@ use std::fmt;
 use catalog_schemas::{Id, ItemType};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use crate::error::Error;
 use crate::seq::{Rev, Seq};
@@ -61,16 +62,70 @@ pub struct Commit {
 /// The commit without its hash; serialising this gives the canonical bytes. It mirrors
 /// [`Commit`] field for field (a test keeps the two in step).
 #[derive(Serialize)]
-struct Canonical<'a> {
+struct Canonical<'a, C> {
     seq: Seq,
     at: &'a str,
     message: &'a str,
     #[serde(rename = "mergedBy")]
     merged_by: &'a str,
     author: &'a str,
-    changes: &'a [Change],
+    changes: C,
     #[serde(skip_serializing_if = "Option::is_none")]
     suggestion: Option<u64>,
+}
+
+/// Each change's data as serde_json writes it, made before the commit reaches the writer: the
+/// log's one writer thread then copies the bytes into the commit and its revisions instead of
+/// writing every value twice (BENCHMARKS.md, "the log writer at 64 writers").
+pub(crate) type WrittenData = Box<[Option<Box<RawValue>>]>;
+
+/// Writes each change's data, in change order (see [`WrittenData`]).
+pub(crate) fn write_data<'a>(data: impl IntoIterator<Item = Option<&'a Value>>) -> WrittenData {
+    data.into_iter()
+        .map(|data| {
+            data.map(|data| {
+                serde_json::value::to_raw_value(data).expect("a JSON value always serialises")
+            })
+        })
+        .collect()
+}
+
+/// A stored change with its data already written; serialises as [`Change`] does, field for
+/// field (a property test keeps the two in step).
+#[derive(Serialize)]
+struct WrittenChange<'a> {
+    id: Id,
+    #[serde(rename = "type")]
+    ty: ItemType,
+    path: &'a Option<String>,
+    rev: Rev,
+    data: Option<&'a RawValue>,
+    #[serde(rename = "mergedInto", skip_serializing_if = "Option::is_none")]
+    merged_into: Option<Id>,
+}
+
+/// A commit's changes, each with its written data.
+struct WrittenChanges<'a> {
+    changes: &'a [Change],
+    data: &'a [Option<Box<RawValue>>],
+}
+
+impl Serialize for WrittenChanges<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(
+            self.changes
+                .iter()
+                .zip(self.data.iter())
+                .map(|(change, data)| WrittenChange {
+                    id: change.id,
+                    ty: change.ty,
+                    path: &change.path,
+                    rev: change.rev,
+                    data: data.as_deref(),
+                    merged_into: change.merged_into,
+                }),
+        )
+    }
 }
 
 impl Commit {
@@ -78,13 +133,18 @@ impl Commit {
     /// data come out sorted because serde_json's map is ordered by key (the workspace must
     /// not enable its `preserve_order` feature; a test guards this).
     pub fn canonical_bytes(&self) -> Vec<u8> {
+        self.canonical_bytes_with(&self.changes[..])
+    }
+
+    /// The canonical bytes with `changes` standing for the commit's changes.
+    fn canonical_bytes_with<C: Serialize>(&self, changes: C) -> Vec<u8> {
         let canonical = Canonical {
             seq: self.seq,
             at: &self.at,
             message: &self.message,
             merged_by: &self.merged_by,
             author: &self.author,
-            changes: &self.changes,
+            changes,
             suggestion: self.suggestion,
         };
         serde_json::to_vec(&canonical).expect("a commit always serialises")
@@ -110,7 +170,27 @@ impl Commit {
     /// Sets `hash` for a commit following `prev` and returns the full JSON, built from the
     /// canonical bytes so the commit is serialised once.
     pub(crate) fn seal(&mut self, prev: &[u8; 32]) -> Vec<u8> {
-        let mut json = self.canonical_bytes();
+        let json = self.canonical_bytes();
+        self.seal_canonical(prev, json)
+    }
+
+    /// [`Commit::seal`], with each change's data already written (`data`, in change order, as
+    /// [`write_data`] made it): the same bytes.
+    pub(crate) fn seal_written(
+        &mut self,
+        prev: &[u8; 32],
+        data: &[Option<Box<RawValue>>],
+    ) -> Vec<u8> {
+        debug_assert_eq!(data.len(), self.changes.len());
+        let json = self.canonical_bytes_with(WrittenChanges {
+            changes: &self.changes,
+            data,
+        });
+        self.seal_canonical(prev, json)
+    }
+
+    /// Hashes the canonical bytes `json` after `prev`, sets `hash`, and returns the full JSON.
+    fn seal_canonical(&mut self, prev: &[u8; 32], mut json: Vec<u8>) -> Vec<u8> {
         let hash = chain_hash(prev, &[&json]);
         self.hash = hex::encode(hash);
         debug_assert_eq!(json.last(), Some(&b'}'));
@@ -286,6 +366,7 @@ impl NewCommit {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
     use serde_json::json;
 
     use super::*;
@@ -311,6 +392,58 @@ mod tests {
             }],
             suggestion: Some(4),
             hash: String::new(),
+        }
+    }
+
+    proptest! {
+        /// The writer's seal, with the data written on the caller's thread, is byte for byte
+        /// the seal of the commit, and so are the revisions it writes from them.
+        #[test]
+        fn a_seal_with_written_data_is_the_seal(
+            texts in proptest::collection::vec(any::<String>(), 3),
+            changes in proptest::collection::vec(
+                (
+                    proptest::option::of(any::<String>()),
+                    proptest::option::of(crate::arb::arb_data()),
+                    any::<bool>(),
+                ),
+                1..4,
+            ),
+            suggestion in proptest::option::of(any::<u64>()),
+            prev in any::<[u8; 32]>(),
+        ) {
+            let changes: Vec<Change> = changes
+                .into_iter()
+                .enumerate()
+                .map(|(n, (path, data, merged))| Change {
+                    id: id(n as u8 + 1),
+                    ty: ItemType::BUILT_IN[n],
+                    path,
+                    rev: Rev(n as u64 + 9),
+                    data,
+                    merged_into: merged.then(|| id(200)),
+                })
+                .collect();
+            let mut commit = Commit {
+                seq: Seq(12),
+                at: "2026-12-07T15:20:00.000Z".into(),
+                message: texts[0].clone(),
+                merged_by: texts[1].clone(),
+                author: texts[2].clone(),
+                changes,
+                suggestion,
+                hash: String::new(),
+            };
+            let mut written = commit.clone();
+            let data = write_data(commit.changes.iter().map(|change| change.data.as_ref()));
+            prop_assert_eq!(written.seal_written(&prev, &data), commit.seal(&prev));
+            prop_assert_eq!(&written.hash, &commit.hash);
+            for (change, data) in commit.changes.iter().zip(data.iter()) {
+                prop_assert_eq!(
+                    crate::record::encode_revision_with(&commit, change, data.as_deref()),
+                    crate::record::encode_revision_of(&commit, change)
+                );
+            }
         }
     }
 

@@ -35,6 +35,8 @@
 //! - `seq` — the [`Seq`] and [`Rev`] numbers.
 //! - `error` — the crate's [`Error`].
 
+#[cfg(test)]
+mod arb;
 mod clock;
 mod commit;
 mod created;

@@ -131,10 +131,16 @@ impl Log {
     pub fn append(&self, commit: NewCommit) -> Result<Commit, Error> {
         commit.validate()?;
         crate::writer::seals_readably(&commit)?;
+        let data =
+            crate::commit::write_data(commit.changes.iter().map(|change| change.data.as_ref()));
         let (reply, answer) = channel::bounded(1);
         let requests = self.inner.requests.as_ref().ok_or(Error::Closed)?;
         requests
-            .send(Request::Append { commit, reply })
+            .send(Request::Append {
+                commit,
+                data,
+                reply,
+            })
             .map_err(|_| Error::Closed)?;
         answer.recv().map_err(|_| Error::Closed)?
     }

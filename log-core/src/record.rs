@@ -6,7 +6,6 @@
 use catalog_schemas::{Id, ItemType};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 
 use crate::commit::{Change, Commit, CommitSummary, Revision};
 use crate::error::Error;
@@ -81,10 +80,20 @@ pub fn encode_revision(revision: &Revision) -> Vec<u8> {
 /// every change, and copying each change's data, message and people into a `Revision` first
 /// cost as much as writing the JSON.
 pub fn encode_revision_of(commit: &Commit, change: &Change) -> Vec<u8> {
+    encode_revision_with(commit, change, change.data.as_ref())
+}
+
+/// [`encode_revision_of`] with `data` standing for the change's data: the value itself, or its
+/// JSON already written (the writer's, made on its caller's thread; the same bytes).
+pub(crate) fn encode_revision_with<D: Serialize>(
+    commit: &Commit,
+    change: &Change,
+    data: Option<D>,
+) -> Vec<u8> {
     /// [`Revision`]'s fields in its order, with its names, borrowed.
     #[derive(Serialize)]
     #[serde(rename_all = "camelCase")]
-    struct Borrowed<'a> {
+    struct Borrowed<'a, D> {
         rev: Rev,
         id: Id,
         #[serde(rename = "type")]
@@ -92,7 +101,7 @@ pub fn encode_revision_of(commit: &Commit, change: &Change) -> Vec<u8> {
         seq: Seq,
         at: &'a str,
         path: Option<&'a str>,
-        data: Option<&'a Value>,
+        data: Option<D>,
         #[serde(skip_serializing_if = "Option::is_none")]
         merged_into: Option<Id>,
         message: &'a str,
@@ -106,7 +115,7 @@ pub fn encode_revision_of(commit: &Commit, change: &Change) -> Vec<u8> {
         seq: commit.seq,
         at: &commit.at,
         path: change.path.as_deref(),
-        data: change.data.as_ref(),
+        data,
         merged_into: change.merged_into,
         message: &commit.message,
         author: &commit.author,

@@ -41,6 +41,7 @@ pub mod id_set;
 pub mod item_type;
 pub mod name;
 pub mod name_key;
+pub mod nesting;
 pub mod order_key;
 pub mod paths;
 pub mod quote;

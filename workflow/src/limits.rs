@@ -1,6 +1,7 @@
 //! Caps on input that multiplies work: how deep item data may nest, how many items one
 //! suggestion may hold. Each figure is public so the API and the docs quote the same number.
 
+use catalog_schemas::nesting::depth;
 use serde_json::Value;
 
 use crate::error::{Limit, Result, Wording};
@@ -38,26 +39,6 @@ pub(crate) fn check_item_count(principal: &Principal, count: usize) -> Result<()
 /// levels) and keeps far from the reader's limit.
 pub const MAX_DATA_DEPTH: usize = 32;
 
-/// How many levels of arrays and objects `value` nests (`1` for `{}` or `[]`, `0` for a
-/// scalar). Iterative, so no input can exhaust the stack; it stops counting once past `stop`.
-pub(crate) fn depth(value: &Value, stop: usize) -> usize {
-    let mut deepest = 0;
-    let mut stack = vec![(value, 1usize)];
-    while let Some((value, level)) = stack.pop() {
-        let children: Box<dyn Iterator<Item = &Value>> = match value {
-            Value::Array(list) => Box::new(list.iter()),
-            Value::Object(map) => Box::new(map.values()),
-            _ => continue,
-        };
-        deepest = deepest.max(level);
-        if deepest > stop {
-            return deepest;
-        }
-        stack.extend(children.map(|child| (child, level + 1)));
-    }
-    deepest
-}
-
 /// Refuses item data nested deeper than [`MAX_DATA_DEPTH`].
 pub(crate) fn check_data_depth(data: &Value) -> Result<()> {
     let got = depth(data, MAX_DATA_DEPTH);
@@ -84,14 +65,6 @@ mod tests {
             };
         }
         value
-    }
-
-    #[test]
-    fn depth_counts_objects_and_arrays() {
-        assert_eq!(depth(&json!(1), 99), 0);
-        assert_eq!(depth(&json!({}), 99), 1);
-        assert_eq!(depth(&json!({"a": [1, {"b": []}], "c": 2}), 99), 4);
-        assert_eq!(depth(&nested(40), 99), 40);
     }
 
     #[test]

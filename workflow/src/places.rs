@@ -163,7 +163,7 @@ fn check(new: &NewPlace) -> Result<()> {
     if !new.place.is_object() {
         return Err(Error::Refused(crate::error::Refusal::PlaceNotObject));
     }
-    let depth = crate::limits::depth(&new.place, MAX_PLACE_DEPTH);
+    let depth = catalog_schemas::nesting::depth(&new.place, MAX_PLACE_DEPTH);
     if depth > MAX_PLACE_DEPTH {
         let wording = Wording::Nesting;
         return Err(Limit::new("place", 0..=MAX_PLACE_DEPTH, depth, wording).into());
