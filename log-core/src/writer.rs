@@ -193,9 +193,9 @@ impl Appender {
             suggestion: new.suggestion,
             hash: String::new(),
         };
-        // `Log::append` already decoded a trial seal of these changes on the caller's thread
-        // (`reads_back`): what could make the bytes unreadable is in the changes, not in the
-        // seq, time, revisions and hash given here.
+        // `Log::append` already made sure on the caller's thread that these changes read back
+        // once sealed (`seals_readably`): what could make the bytes unreadable is in the
+        // changes, not in the seq, time, revisions and hash given here.
         let json = commit.seal_written(&group.tip.hash, data);
         self.put(group, &commit, &json, Some(data));
         if remember {
