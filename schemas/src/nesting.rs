@@ -46,15 +46,10 @@ mod tests {
 
     /// `levels` containers, arrays and objects alternating, each holding the next.
     fn nested(levels: usize) -> Value {
-        let mut value = json!({});
-        for n in 1..levels {
-            value = if n % 2 == 0 {
-                json!({ "a": value, "b": 1 })
-            } else {
-                json!([1, value])
-            };
-        }
-        value
+        (1..levels).fold(json!({}), |inner, n| match n % 2 {
+            0 => json!({ "a": inner, "b": 1 }),
+            _ => json!([1, inner]),
+        })
     }
 
     #[test]
