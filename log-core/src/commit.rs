@@ -77,7 +77,9 @@ struct Canonical<'a, C> {
 /// Each change's data as serde_json writes it, made before the commit reaches the writer: the
 /// log's one writer thread then copies the bytes into the commit and its revisions instead of
 /// writing every value twice (BENCHMARKS.md, "the log writer at 64 writers").
-pub(crate) type WrittenData = Box<[Option<Box<RawValue>>]>;
+pub(crate) type WrittenData = Box<Written>;
+/// Borrowed [`WrittenData`]: each change's data as JSON, in change order.
+pub(crate) type Written = [Option<Box<RawValue>>];
 
 /// Writes each change's data, in change order (see [`WrittenData`]).
 pub(crate) fn write_data<'a>(data: impl IntoIterator<Item = Option<&'a Value>>) -> WrittenData {
@@ -107,7 +109,7 @@ struct WrittenChange<'a> {
 /// A commit's changes, each with its written data.
 struct WrittenChanges<'a> {
     changes: &'a [Change],
-    data: &'a [Option<Box<RawValue>>],
+    data: &'a Written,
 }
 
 impl Serialize for WrittenChanges<'_> {
@@ -176,11 +178,7 @@ impl Commit {
 
     /// [`Commit::seal`], with each change's data already written (`data`, in change order, as
     /// [`write_data`] made it): the same bytes.
-    pub(crate) fn seal_written(
-        &mut self,
-        prev: &[u8; 32],
-        data: &[Option<Box<RawValue>>],
-    ) -> Vec<u8> {
+    pub(crate) fn seal_written(&mut self, prev: &[u8; 32], data: &Written) -> Vec<u8> {
         debug_assert_eq!(data.len(), self.changes.len());
         let json = self.canonical_bytes_with(WrittenChanges {
             changes: &self.changes,

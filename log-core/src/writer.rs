@@ -15,10 +15,9 @@ use catalog_schemas::{Id, nesting};
 use crossbeam::channel::{Receiver, Sender};
 use foldhash::fast::RandomState;
 use rocksdb::{WriteBatch, WriteOptions};
-use serde_json::value::RawValue;
 
 use crate::clock::Clock;
-use crate::commit::{Change, Commit, NewCommit, WrittenData};
+use crate::commit::{self, Change, Commit, NewCommit, Written, WrittenData};
 use crate::created;
 use crate::error::Error;
 use crate::heads::{self, Heads};
@@ -144,7 +143,7 @@ impl Appender {
         group: &mut Group,
         heads: &Heads<'_>,
         new: NewCommit,
-        data: &[Option<Box<RawValue>>],
+        data: &Written,
     ) -> Result<Commit, Error> {
         let remember = new.changes.len() >= created::MIN_CHANGES;
         let mut created = Vec::with_capacity(if remember { new.changes.len() } else { 0 });
@@ -197,7 +196,7 @@ impl Appender {
         // once sealed (`seals_readably`): what could make the bytes unreadable is in the
         // changes, not in the seq, time, revisions and hash given here.
         let json = commit.seal_written(&group.tip.hash, data);
-        self.put(group, &commit, &json, Some(data));
+        self.put(group, &commit, &json, data);
         if remember {
             group.created.push((seq, created.into()));
         }
@@ -205,14 +204,8 @@ impl Appender {
     }
 
     /// Adds a sealed commit's records to the group's batch and moves the group's tip to it;
-    /// `data` is its changes' data already written, when the caller wrote it.
-    fn put(
-        &self,
-        group: &mut Group,
-        commit: &Commit,
-        json: &[u8],
-        data: Option<&[Option<Box<RawValue>>]>,
-    ) {
+    /// `data` is its changes' data as JSON, which its revision records copy.
+    fn put(&self, group: &mut Group, commit: &Commit, json: &[u8], data: &Written) {
         let seq = commit.seq;
         let commits = self.store.log_cf(CF_COMMITS);
         let revisions = self.store.log_cf(CF_REVISIONS);
@@ -222,11 +215,8 @@ impl Appender {
         group
             .batch
             .put_cf(commits, seq.to_key(), record::envelope(json));
-        for (i, change) in commit.changes.iter().enumerate() {
-            let bytes = match data {
-                Some(data) => record::encode_revision_with(commit, change, data[i].as_deref()),
-                None => record::encode_revision_of(commit, change),
-            };
+        for (change, data) in commit.changes.iter().zip(data) {
+            let bytes = record::encode_revision_with(commit, change, data.as_deref());
             group.bytes += bytes.len();
             group.batch.put_cf(revisions, change.rev.to_key(), bytes);
             group.batch.put_cf(
@@ -257,8 +247,8 @@ impl Appender {
         let mut staged = 0;
         for commit in commits {
             match follows(&group.tip, &commit) {
-                Ok(json) => {
-                    self.put(&mut group, &commit, &json, None);
+                Ok((json, data)) => {
+                    self.put(&mut group, &commit, &json, &data);
                     staged += 1;
                 }
                 Err(err) => {
@@ -339,11 +329,11 @@ impl Appender {
     }
 }
 
-/// The stored JSON of `commit` when it is the one that follows `tip`: the next seq, revisions
-/// numbered on from the tip's, and a hash that chains it to the tip's. Its bytes are made again
-/// from the commit; they hash to what it carries only when they are the bytes its author hashed,
-/// so what is stored is what the other log stored.
-fn follows(tip: &Tip, commit: &Commit) -> Result<Vec<u8>, Error> {
+/// The stored JSON of `commit`, and its changes' data as JSON, when it is the one that follows
+/// `tip`: the next seq, revisions numbered on from the tip's, and a hash that chains it to the
+/// tip's. Its bytes are made again from the commit; they hash to what it carries only when they
+/// are the bytes its author hashed, so what is stored is what the other log stored.
+fn follows(tip: &Tip, commit: &Commit) -> Result<(Vec<u8>, WrittenData), Error> {
     let seq = commit.seq;
     let refuse = |why: String| Error::Import { seq, why };
     if seq <= tip.seq {
@@ -376,8 +366,9 @@ fn follows(tip: &Tip, commit: &Commit) -> Result<Vec<u8>, Error> {
     let carried = commit
         .hash_bytes()
         .ok_or_else(|| refuse(format!("hash {:?} is not 64 hex digits", commit.hash)))?;
+    let data = commit::write_data(commit.changes.iter().map(|change| change.data.as_ref()));
     let mut sealed = commit.clone();
-    let json = sealed.seal(&tip.hash);
+    let json = sealed.seal_written(&tip.hash, &data);
     if sealed.hash_bytes() != Some(carried) {
         return Err(refuse(format!(
             "its hash {} is not blake3 of the hash of commit {} and its bytes: the commit was altered, or follows another chain",
@@ -385,7 +376,7 @@ fn follows(tip: &Tip, commit: &Commit) -> Result<Vec<u8>, Error> {
         )));
     }
     reads_back(&json).map_err(|err| refuse(err.to_string()))?;
-    Ok(json)
+    Ok((json, data))
 }
 
 /// Item data nested at most this deep always reads back once sealed: a commit wraps it three
