@@ -227,6 +227,41 @@ mod tests {
             .collect()
     }
 
+    /// Asks until the marks have been read in (the first question starts that).
+    fn settled(log: &Log, n: u64, rev: Rev) -> bool {
+        let began = Instant::now();
+        while began.elapsed() < std::time::Duration::from_secs(10) {
+            if log.unchanged_since(id(n), rev) {
+                return true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        false
+    }
+
+    #[test]
+    fn the_change_marks_follow_appends_and_are_read_in_again_on_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), &[]).unwrap();
+        {
+            let log = Log::open(&store).unwrap();
+            append(&log, &[1, 2]);
+            // Revs 1 and 2; nothing is said to be unchanged before the heads are read in.
+            assert!(settled(&log, 1, Rev(1)));
+            append(&log, &[1]);
+            assert!(!log.unchanged_since(id(1), Rev(1)));
+            assert!(log.unchanged_since(id(1), Rev(3)));
+            assert!(log.unchanged_since(id(2), Rev(2)));
+        }
+        // A new log knows nothing until it has read the heads, then what they hold.
+        let log = Log::open(&store).unwrap();
+        assert!(!log.unchanged_since(id(1), Rev(3)));
+        assert!(settled(&log, 1, Rev(3)));
+        assert!(!log.unchanged_since(id(1), Rev(2)));
+        assert!(log.unchanged_since(id(2), Rev(2)));
+        assert!(!log.unchanged_since(id(2), Rev(1)));
+    }
+
     #[test]
     fn heads_lost_or_stale_are_made_again_on_open() {
         let dir = tempfile::tempdir().unwrap();

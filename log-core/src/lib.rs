@@ -24,6 +24,8 @@
 //!   head checks, kept for the projector).
 //! - `heads` — each item's newest revision, one point read for the writer's checks and
 //!   `item_head`, made again from the item index when it lags the log.
+//! - `marks` — every item's head and each bucket of ids' newest change, in memory: whether an
+//!   item has changed since a revision without a store read (revalidations).
 //! - `reads` — commits, revisions, item histories and the item as of a commit.
 //! - `link` — checking that each stored record links to the one before (every scan, and the
 //!   tail on open).
@@ -45,6 +47,7 @@ pub mod follower;
 mod heads;
 mod link;
 mod log;
+mod marks;
 mod reads;
 pub mod record;
 mod seq;

@@ -5,6 +5,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use catalog_schemas::Id;
 use crossbeam::channel::{self, Sender};
 use rocksdb::IteratorMode;
 
@@ -14,6 +15,7 @@ use crate::created::Created;
 use crate::error::Error;
 use crate::heads;
 use crate::link::Linked;
+use crate::marks::ChangeMarks;
 use crate::record;
 use crate::seq::{Rev, Seq};
 use crate::store::{CF_COMMITS, CF_META, CF_REVISIONS, Store};
@@ -53,6 +55,8 @@ pub(crate) struct Shared {
     grew: Condvar,
     pub batches: AtomicU64,
     pub created: Created,
+    /// Each bucket of item ids' newest revision, marked by the writer as it stages changes.
+    pub marks: Arc<ChangeMarks>,
 }
 
 impl Shared {
@@ -96,6 +100,7 @@ impl Log {
             grew: Condvar::new(),
             batches: AtomicU64::new(0),
             created: Created::default(),
+            marks: Arc::default(),
         });
         let (requests, queue) = channel::bounded(QUEUE_DEPTH);
         let writer = Appender {
@@ -167,6 +172,15 @@ impl Log {
     /// The seq of the latest durable commit (`Seq(0)` for an empty log).
     pub fn head(&self) -> Seq {
         self.inner.shared.lock().0
+    }
+
+    /// True only if no change to `id` came after `rev`, answered from memory (see `marks`);
+    /// false when memory cannot tell, which the caller must treat as "maybe changed" and read
+    /// the item. Never blocks: the first call starts reading the heads in on a thread of its
+    /// own, and until that is done every answer is false.
+    pub fn unchanged_since(&self, id: Id, rev: Rev) -> bool {
+        let inner = &self.inner;
+        inner.shared.marks.unchanged_since(&inner.store, id, rev)
     }
 
     /// The hash of the latest durable commit (zeros for an empty log).

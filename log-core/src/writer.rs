@@ -226,6 +226,7 @@ impl Appender {
             );
             heads::stage(&mut group.batch, item_heads, change.id, change.rev);
             group.heads.insert(change.id, change.rev);
+            self.shared.marks.mark(change.id, change.rev);
         }
 
         group.tip.seq = seq;

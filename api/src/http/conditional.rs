@@ -110,6 +110,17 @@ impl IfNoneMatch {
     pub fn is_some(&self) -> bool {
         self.0.is_some()
     }
+
+    /// The tags it lists, as sent (`W/` forms and `*` among them).
+    pub fn tags(&self) -> impl Iterator<Item = &str> {
+        self.0
+            .as_ref()
+            .and_then(|v| v.to_str().ok())
+            .into_iter()
+            .flat_map(|v| v.split(','))
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+    }
 }
 
 impl<S: Send + Sync> FromRequestParts<S> for IfNoneMatch {

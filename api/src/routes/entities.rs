@@ -2,7 +2,7 @@
 
 use axum::extract::State;
 use axum::http::Uri;
-use catalog_log_core::Seq;
+use catalog_log_core::{Log, Seq};
 use catalog_projector::{InMemory, ItemAnswer, Lookup, Page, StoredItem};
 use catalog_schemas::{Id, ItemType};
 use serde::{Deserialize, Serialize};
@@ -170,6 +170,9 @@ async fn one(
     // except an ETag the block cache holds: that is read here, since the hand-off to a thread
     // and back costs as much as the read and lengthened the 304's tail (BENCHMARKS.md, "a
     // revalidation's ETag read from memory").
+    if let Some(tag) = unchanged_tag(&if_none_match, id, &state.log) {
+        return Ok(Answer::not_modified(tag));
+    }
     let reads = &state.point_reads;
     if if_none_match.is_some() {
         let etag = match state.read_models.plain_etag_in_memory(id)? {
@@ -197,6 +200,20 @@ async fn one(
             .cache(crate::http::answer::CacheClass::NoStore));
     }
     Ok(Answer::raw(item.json.clone()).etag(item.etag))
+}
+
+/// The first tag of `If-None-Match` naming this item at a revision that the log's change marks
+/// say it has not changed since: that revision's answer is the current one, so the revalidation
+/// is answered without reading the item. Only answers every reader is served alike carry such a
+/// tag (`catalog_projector::rev_etag`); any other goes on to the item's read.
+///
+/// A tag this server never made (a revision the item never had, or an id it never held) may be
+/// answered 304 too: the only client it can mislead is the one that made it up.
+fn unchanged_tag(if_none_match: &IfNoneMatch, id: Id, log: &Log) -> Option<String> {
+    if_none_match.tags().find_map(|tag| {
+        let (named, rev) = catalog_projector::rev_etag_names(tag)?;
+        (named == id && log.unchanged_since(id, rev)).then(|| catalog_projector::rev_etag(id, rev))
+    })
 }
 
 /// Turns a lookup into the item or the right 404.

@@ -17,25 +17,29 @@ use crate::record::{self, ItemRecord, Lookup, RecordState, StoredItem};
 use super::Projection;
 
 pub(crate) const CF: &str = "rm_items";
-/// Id → the 16 bytes of the ETag of a live item that every reader is served alike: its words are
-/// not held back by its own rights (stewards read those whole) and no text governs them (a
-/// segment's answer follows its text's rights, asked when served). Some 30 bytes an item, small
-/// enough for the block cache where the records are not, which is what makes a 304 cheaper than
-/// a GET.
+/// Id → the revision of a live item that every reader is served alike, which its ETag names
+/// ([`record::rev_etag`]): its words are not held back by its own rights (stewards read those
+/// whole) and no text governs them (a segment's answer follows its text's rights, asked when
+/// served). Some 20 bytes an item, small enough for the block cache where the records are not,
+/// which is what makes a 304 cheaper than a GET when the log's change marks cannot answer it.
 pub(crate) const ETAGS_CF: &str = "rm_item_etags";
 
 pub(crate) struct Items;
+
+/// The projection's version, and so the answers' format, which [`record::rev_etag`] names. 2: the
+/// record names its type by key bytes, so kinds the catalog defines fit. 3: answers are served
+/// data (string bodies in structure, withheld words left out) and a segment's record names its
+/// text. 4: the ETags of plainly served items in a family of their own. 5: those ETags name
+/// the item's revision ([`record::rev_etag`]); the family holds the revision.
+pub(crate) const VERSION: u32 = 5;
 
 impl Projection for Items {
     fn name(&self) -> &'static str {
         "items"
     }
 
-    /// 2: the record names its type by key bytes, so kinds the catalog defines fit. 3: answers
-    /// are served data (string bodies in structure, withheld words left out) and a segment's
-    /// record names its text. 4: the ETags of plainly served items in a family of their own.
     fn version(&self) -> u32 {
-        4
+        VERSION
     }
 
     fn column_families(&self) -> &'static [&'static str] {
@@ -48,6 +52,10 @@ impl Projection for Items {
             let change = view.change;
             let mut withheld_own = false;
             let mut whole = None;
+            let governed_by = view
+                .new_data()
+                .and_then(|d| rights::governing_text(change.ty, d))
+                .map(keys::id_bytes);
             let state = match (change.merged_into, view.new_data()) {
                 (Some(into), _) => RecordState::Merged {
                     into: keys::id_bytes(into),
@@ -75,7 +83,7 @@ impl Projection for Items {
                     if withheld.is_some() || data.get("body").is_some_and(Value::is_string) {
                         rights::serve(served.to_mut(), withheld.is_some());
                     }
-                    let (json, etag) = record::answer(
+                    let (json, mut etag) = record::answer(
                         change.id,
                         change.ty,
                         view.new_path(),
@@ -83,6 +91,9 @@ impl Projection for Items {
                         &served,
                         withheld.as_deref(),
                     );
+                    if !withheld_own && governed_by.is_none() {
+                        etag = record::rev_etag(change.id, change.rev);
+                    }
                     RecordState::Live {
                         etag,
                         json: json.into(),
@@ -97,16 +108,14 @@ impl Projection for Items {
                 seq: commit.seq.0,
                 at: commit.at.clone(),
                 state,
-                governed_by: view
-                    .new_data()
-                    .and_then(|d| rights::governing_text(change.ty, d))
-                    .map(keys::id_bytes),
+                governed_by,
                 withheld: withheld_own,
                 whole,
             };
             let key = keys::id_bytes(change.id);
             match rec.plain_etag() {
-                Some(etag) => ctx.put(ETAGS_CF, &key, &record::etag_bytes(etag)?)?,
+                // The revision alone: the ETag is made again from it and the id.
+                Some(_) => ctx.put(ETAGS_CF, &key, &change.rev.to_key())?,
                 // An item new to this commit has no entry to remove.
                 None if view.prior.is_some() => ctx.delete(ETAGS_CF, &key)?,
                 None => {}
@@ -147,7 +156,13 @@ impl ReadModels {
     fn plain_etag_with(&self, id: Id, opts: &rocksdb::ReadOptions) -> Result<Option<String>> {
         let db = self.db();
         match db.get_pinned_cf_opt(fold::cf(db, ETAGS_CF)?, keys::id_bytes(id), opts)? {
-            Some(bytes) => record::etag_from_bytes(&bytes).map(Some),
+            Some(bytes) => match catalog_log_core::Rev::from_key(&bytes) {
+                Some(rev) => Ok(Some(record::rev_etag(id, rev))),
+                None => Err(crate::Error::Corrupt(format!(
+                    "the ETag of {id}: {} bytes where a revision takes 8",
+                    bytes.len()
+                ))),
+            },
             None => Ok(None),
         }
     }
@@ -318,6 +333,17 @@ mod tests {
         assert_eq!(t.rm.plain_etag(unsure).unwrap(), None);
         assert_eq!(t.rm.plain_etag(segment).unwrap(), None);
         assert_eq!(t.rm.plain_etag(t.id()).unwrap(), None);
+        // A plain answer's tag names its item and revision; the others' are digests of their
+        // bytes, which name nothing (their answers depend on more than their revision).
+        let Lookup::Found(item) = t.rm.item(work).unwrap() else {
+            panic!("work is live")
+        };
+        assert_eq!(
+            crate::record::rev_etag_names(&item.etag),
+            Some((work, item.rev))
+        );
+        assert_eq!(crate::record::rev_etag_names(&served_tag(unsure)), None);
+        assert_eq!(crate::record::rev_etag_names(&served_tag(segment)), None);
 
         let before = served_tag(work);
         t.commit(vec![
