@@ -208,24 +208,27 @@ const ETAG_DIGEST_BYTES: usize = 16;
 /// items projection's version names. A revalidation can then be answered from the log's change
 /// marks (has the item changed since this revision?) without reading the item; the answers
 /// that depend on more than their revision (withheld words, a governing text's rights) keep a
-/// digest of their bytes, which [`rev_etag_names`] does not read.
+/// digest of their bytes, which [`rev_etag_rev`] does not read.
 pub fn rev_etag(id: Id, rev: Rev) -> String {
     format!("\"{id}@{}.{}\"", rev.0, crate::projections::items::VERSION)
 }
 
-/// The item and revision a [`rev_etag`] of this build names, weak or strong (`If-None-Match`
-/// compares weakly); `None` for any other entity tag, including one of an earlier answer format.
-pub fn rev_etag_names(tag: &str) -> Option<(Id, Rev)> {
+/// The revision a [`rev_etag`] of this build for `id` names, weak or strong (`If-None-Match`
+/// compares weakly); `None` for any other entity tag, one of an earlier answer format, or one
+/// written otherwise than `rev_etag` writes it (no leading zeros, the id's canonical text), so
+/// the strong tag read is the tag `rev_etag(id, rev)` makes.
+pub fn rev_etag_rev(tag: &str, id: Id) -> Option<Rev> {
     let tag = tag.strip_prefix("W/").unwrap_or(tag);
     let inner = tag.strip_prefix('"')?.strip_suffix('"')?;
-    let (id, rest) = inner.split_once('@')?;
-    let (rev, version) = rest.split_once('.')?;
-    if version.parse::<u32>().ok()? != crate::projections::items::VERSION
-        || !rev.bytes().all(|b| b.is_ascii_digit())
-    {
+    let rest = inner.strip_prefix(std::str::from_utf8(&id.to_text()).ok()?)?;
+    let (rev, version) = rest.strip_prefix('@')?.split_once('.')?;
+    let canonical = !rev.is_empty()
+        && rev.bytes().all(|b| b.is_ascii_digit())
+        && (rev == "0" || !rev.starts_with('0'));
+    if !canonical || version.parse::<u32>().ok()? != crate::projections::items::VERSION {
         return None;
     }
-    Some((Id::parse(id).ok()?, Rev(rev.parse().ok()?)))
+    rev.parse().ok().map(Rev)
 }
 
 #[cfg(test)]
@@ -284,23 +287,27 @@ mod tests {
 
     proptest! {
         #[test]
-        fn a_rev_etag_names_its_item_and_revision_weak_or_strong(n in 0u64..(1 << 40), rev: u64) {
-            let id = Id::from_u64(n).unwrap();
+        fn a_rev_etag_names_its_revision_weak_or_strong_for_its_item_alone(n in 0u64..(1 << 40), m in 0u64..(1 << 40), rev: u64) {
+            let (id, other) = (Id::from_u64(n).unwrap(), Id::from_u64(m).unwrap());
             let tag = rev_etag(id, Rev(rev));
-            prop_assert_eq!(rev_etag_names(&tag), Some((id, Rev(rev))));
-            prop_assert_eq!(rev_etag_names(&format!("W/{tag}")), Some((id, Rev(rev))));
-            // Without its quotes, or of another answer format, it names nothing.
-            prop_assert_eq!(rev_etag_names(tag.trim_matches('"')), None);
-            let other = tag.replace(&format!(".{}\"", crate::projections::items::VERSION), ".1\"");
-            prop_assert_eq!(rev_etag_names(&other), None);
+            prop_assert_eq!(rev_etag_rev(&tag, id), Some(Rev(rev)));
+            prop_assert_eq!(rev_etag_rev(&format!("W/{tag}"), id), Some(Rev(rev)));
+            prop_assert_eq!(rev_etag_rev(&tag, other), (id == other).then_some(Rev(rev)));
+            // Without its quotes, of another answer format, with its id written otherwise or its
+            // revision with a leading zero, it names nothing.
+            prop_assert_eq!(rev_etag_rev(tag.trim_matches('"'), id), None);
+            let older = tag.replace(&format!(".{}\"", crate::projections::items::VERSION), ".1\"");
+            prop_assert_eq!(rev_etag_rev(&older, id), None);
+            prop_assert_eq!(rev_etag_rev(&tag.to_uppercase(), id), None);
+            prop_assert_eq!(rev_etag_rev(&tag.replace('@', "@0"), id), None);
         }
 
         #[test]
         fn reading_an_etag_never_panics_nor_reads_a_digest(text in "\\PC{0,40}", title in "\\PC{0,20}") {
-            let _ = rev_etag_names(&text);
             let id = Id::parse("cat-7k2m9q4x").unwrap();
+            let _ = rev_etag_rev(&text, id);
             let (_, digest) = answer(id, ItemType::Work, None, Rev(3), &serde_json::json!({ "t": title }), None);
-            prop_assert_eq!(rev_etag_names(&digest), None);
+            prop_assert_eq!(rev_etag_rev(&digest, id), None);
         }
 
         #[test]

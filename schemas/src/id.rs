@@ -97,16 +97,26 @@ fn symbol_value(c: char) -> Option<u8> {
         .map(|p| p as u8)
 }
 
-impl fmt::Display for Id {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut text = [0u8; SYMBOLS];
-        for (i, slot) in text.iter_mut().enumerate() {
+impl Id {
+    /// The canonical text's length: `cat-` and eight symbols.
+    pub const TEXT_LEN: usize = PREFIX.len() + SYMBOLS;
+
+    /// The canonical text as bytes, without the formatter (a hot path compares it).
+    pub fn to_text(self) -> [u8; Id::TEXT_LEN] {
+        let mut text = [0u8; Id::TEXT_LEN];
+        text[..PREFIX.len()].copy_from_slice(PREFIX.as_bytes());
+        for (i, slot) in text[PREFIX.len()..].iter_mut().enumerate() {
             let shift = 5 * (SYMBOLS - 1 - i);
             *slot = ALPHABET[((self.0 >> shift) & 31) as usize];
         }
-        f.write_str(PREFIX)?;
-        // The alphabet is ASCII, so the bytes are valid UTF-8.
-        f.write_str(std::str::from_utf8(&text).map_err(|_| fmt::Error)?)
+        text
+    }
+}
+
+impl fmt::Display for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The prefix and the alphabet are ASCII, so the bytes are valid UTF-8.
+        f.write_str(std::str::from_utf8(&self.to_text()).map_err(|_| fmt::Error)?)
     }
 }
 

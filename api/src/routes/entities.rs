@@ -211,8 +211,10 @@ async fn one(
 /// answered 304 too: the only client it can mislead is the one that made it up.
 fn unchanged_tag(if_none_match: &IfNoneMatch, id: Id, log: &Log) -> Option<String> {
     if_none_match.tags().find_map(|tag| {
-        let (named, rev) = catalog_projector::rev_etag_names(tag)?;
-        (named == id && log.unchanged_since(id, rev)).then(|| catalog_projector::rev_etag(id, rev))
+        let rev = catalog_projector::rev_etag_rev(tag, id)?;
+        // Read only as `rev_etag` writes it, so the strong form is the item's ETag itself.
+        let strong = tag.strip_prefix("W/").unwrap_or(tag);
+        log.unchanged_since(id, rev).then(|| strong.to_owned())
     })
 }
 

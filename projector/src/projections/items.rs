@@ -339,11 +339,17 @@ mod tests {
             panic!("work is live")
         };
         assert_eq!(
-            crate::record::rev_etag_names(&item.etag),
-            Some((work, item.rev))
+            crate::record::rev_etag_rev(&item.etag, work),
+            Some(item.rev)
         );
-        assert_eq!(crate::record::rev_etag_names(&served_tag(unsure)), None);
-        assert_eq!(crate::record::rev_etag_names(&served_tag(segment)), None);
+        assert_eq!(
+            crate::record::rev_etag_rev(&served_tag(unsure), unsure),
+            None
+        );
+        assert_eq!(
+            crate::record::rev_etag_rev(&served_tag(segment), segment),
+            None
+        );
 
         let before = served_tag(work);
         t.commit(vec![
