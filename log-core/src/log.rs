@@ -55,7 +55,7 @@ pub(crate) struct Shared {
     grew: Condvar,
     pub batches: AtomicU64,
     pub created: Created,
-    /// Each bucket of item ids' newest revision, marked by the writer as it stages changes.
+    /// What answers `Log::unchanged_since`; the writer marks every change it stages here.
     pub marks: Arc<ChangeMarks>,
 }
 

@@ -79,7 +79,7 @@ pub use projections::sitemap::{SITEMAP_TYPES, SitemapEntry, SitemapIndexEntry, S
 pub use projections::text_sources::{MAX_TEXTS_BY_SOURCE, sha256_bytes};
 pub use read::{InMemory, Page, ReadModels};
 pub use rebuild::rebuild_all;
-pub use record::{ItemAnswer, Lookup, StoredItem, rev_etag, rev_etag_rev};
+pub use record::{ItemAnswer, Lookup, StoredItem, rev_etag_rev};
 pub use scan_layers::{Layer, MAX_LAYERS, ScanLayers, ServedPage, data_of};
 pub use worker::{Projector, ProjectorStatus, ProjectorWatcher, WorkerState};
 

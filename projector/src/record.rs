@@ -87,8 +87,7 @@ impl ItemRecord {
         if let (Some(whole), RecordState::Live { etag, json }) =
             (self.whole.take(), &mut self.state)
         {
-            let digest = blake3::hash(&whole);
-            *etag = format!("\"{}\"", hex::encode(&digest.as_bytes()[..16]));
+            *etag = digest_etag(&whole);
             *json = whole;
             self.withheld = false;
         }
@@ -173,8 +172,8 @@ pub struct ItemAnswer<'a> {
     withheld: Option<&'a str>,
 }
 
-/// Builds the answer bytes of a live item and their ETag. `data` is as served (see
-/// [`catalog_schemas::rights::serve`]); `withheld` says why its words are left out.
+/// Builds the answer bytes of a live item and their ETag, a digest of them. `data` is as served
+/// (see [`catalog_schemas::rights::serve`]); `withheld` says why its words are left out.
 pub(crate) fn answer(
     id: Id,
     ty: ItemType,
@@ -183,7 +182,21 @@ pub(crate) fn answer(
     data: &Value,
     withheld: Option<&str>,
 ) -> (Vec<u8>, String) {
-    let json = serde_json::to_vec(&ItemAnswer {
+    let json = answer_json(id, ty, path, rev, data, withheld);
+    let etag = digest_etag(&json);
+    (json, etag)
+}
+
+/// The answer bytes alone, for an answer whose ETag is not their digest ([`rev_etag`]).
+pub(crate) fn answer_json(
+    id: Id,
+    ty: ItemType,
+    path: Option<&str>,
+    rev: Rev,
+    data: &Value,
+    withheld: Option<&str>,
+) -> Vec<u8> {
+    serde_json::to_vec(&ItemAnswer {
         id,
         ty: ty.as_str(),
         path,
@@ -191,13 +204,16 @@ pub(crate) fn answer(
         data,
         withheld,
     })
-    .expect("a JSON value always serialises");
-    let digest = blake3::hash(&json);
-    let etag = format!(
+    .expect("a JSON value always serialises")
+}
+
+/// A strong ETag made from the answer's bytes: the first bytes of their blake3 digest.
+pub(crate) fn digest_etag(json: &[u8]) -> String {
+    let digest = blake3::hash(json);
+    format!(
         "\"{}\"",
         hex::encode(&digest.as_bytes()[..ETAG_DIGEST_BYTES])
-    );
-    (json, etag)
+    )
 }
 
 /// How many bytes of the answer's blake3 digest its ETag shows.
@@ -209,7 +225,7 @@ const ETAG_DIGEST_BYTES: usize = 16;
 /// marks (has the item changed since this revision?) without reading the item; the answers
 /// that depend on more than their revision (withheld words, a governing text's rights) keep a
 /// digest of their bytes, which [`rev_etag_rev`] does not read.
-pub fn rev_etag(id: Id, rev: Rev) -> String {
+pub(crate) fn rev_etag(id: Id, rev: Rev) -> String {
     format!("\"{id}@{}.{}\"", rev.0, crate::projections::items::VERSION)
 }
 

@@ -163,6 +163,10 @@ async fn one(
         let seq = Seq(extract::number("at", at, 0)?);
         return item_as_of(&state, id, seq).await;
     }
+    // A tag naming the item at a revision it has not changed since needs no read at all.
+    if let Some(tag) = unchanged_tag(&if_none_match, id, &state.log) {
+        return Ok(Answer::not_modified(tag));
+    }
     // A revalidation is answered from the item's ETag alone where every reader is served the
     // same answer; otherwise (and when the tag differs) the answer is read and the conditional
     // layer compares as for any route.
@@ -170,9 +174,6 @@ async fn one(
     // except an ETag the block cache holds: that is read here, since the hand-off to a thread
     // and back costs as much as the read and lengthened the 304's tail (BENCHMARKS.md, "a
     // revalidation's ETag read from memory").
-    if let Some(tag) = unchanged_tag(&if_none_match, id, &state.log) {
-        return Ok(Answer::not_modified(tag));
-    }
     let reads = &state.point_reads;
     if if_none_match.is_some() {
         let etag = match state.read_models.plain_etag_in_memory(id)? {
@@ -205,7 +206,7 @@ async fn one(
 /// The first tag of `If-None-Match` naming this item at a revision that the log's change marks
 /// say it has not changed since: that revision's answer is the current one, so the revalidation
 /// is answered without reading the item. Only answers every reader is served alike carry such a
-/// tag (`catalog_projector::rev_etag`); any other goes on to the item's read.
+/// tag (the projector's `record::rev_etag`); any other goes on to the item's read.
 ///
 /// A tag this server never made (a revision the item never had, or an id it never held) may be
 /// answered 304 too: the only client it can mislead is the one that made it up.

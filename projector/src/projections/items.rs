@@ -67,7 +67,7 @@ impl Projection for Items {
                         let mut structured = data.clone();
                         rights::serve(&mut structured, false);
                         whole = Some(
-                            record::answer(
+                            record::answer_json(
                                 change.id,
                                 change.ty,
                                 view.new_path(),
@@ -75,7 +75,6 @@ impl Projection for Items {
                                 &structured,
                                 None,
                             )
-                            .0
                             .into(),
                         );
                     }
@@ -83,7 +82,7 @@ impl Projection for Items {
                     if withheld.is_some() || data.get("body").is_some_and(Value::is_string) {
                         rights::serve(served.to_mut(), withheld.is_some());
                     }
-                    let (json, mut etag) = record::answer(
+                    let json = record::answer_json(
                         change.id,
                         change.ty,
                         view.new_path(),
@@ -91,9 +90,13 @@ impl Projection for Items {
                         &served,
                         withheld.as_deref(),
                     );
-                    if !withheld_own && governed_by.is_none() {
-                        etag = record::rev_etag(change.id, change.rev);
-                    }
+                    // Served alike to every reader: the revision names the bytes. Otherwise
+                    // the answer depends on more than its revision, and a digest of it is kept.
+                    let etag = if !withheld_own && governed_by.is_none() {
+                        record::rev_etag(change.id, change.rev)
+                    } else {
+                        record::digest_etag(&json)
+                    };
                     RecordState::Live {
                         etag,
                         json: json.into(),
