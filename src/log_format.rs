@@ -9,8 +9,13 @@
 //! tracing-subscriber's own visitor, which escapes the control characters a terminal acts on. Any
 //! other event, a line with colours on and a line inside a span go to the general formatter. The
 //! tests hold both to the same bytes, escapes included.
+//!
+//! [`access_sink`] writes the access log's line without tracing at all (its dispatch and field
+//! visitors were most of what the line still cost); the tests hold it to the same bytes too.
 
-use std::fmt;
+use std::cell::RefCell;
+use std::fmt::{self, Write as _};
+use std::io::Write as _;
 
 use tracing::field::{Field, Visit};
 use tracing::{Event, Level, Subscriber};
@@ -20,7 +25,9 @@ use tracing_subscriber::fmt::time::FormatTime;
 use tracing_subscriber::fmt::{FmtContext, FormatEvent, FormatFields};
 use tracing_subscriber::registry::LookupSpan;
 
-use catalog_api::ACCESS_LOG_TARGET;
+use catalog_api::{ACCESS_LOG_TARGET, AccessEntry, AccessSink};
+
+use crate::log_lines::LogLines;
 
 /// The event formatter: see the module's doc.
 pub struct Lines<T> {
@@ -73,6 +80,67 @@ where
         event.record(&mut fields);
         fields.result?;
         writer.write_char('\n')
+    }
+}
+
+/// The access log's sink: each line stamped by `timer` and written to `lines` to wait for its
+/// batch, the bytes [`Lines`] writes for the same request through tracing (without colours,
+/// outside any span, which is when the binary sets it).
+pub fn access_sink<T: FormatTime + Send + Sync + 'static>(lines: LogLines, timer: T) -> AccessSink {
+    thread_local! {
+        static LINE: RefCell<String> = const { RefCell::new(String::new()) };
+    }
+    Box::new(move |entry| {
+        LINE.with(|cell| {
+            let mut line = cell.borrow_mut();
+            line.clear();
+            if access_line(&mut line, &timer, entry).is_ok() {
+                // Nowhere to report a failed write of the log itself.
+                let _ = lines.gathered().write_all(line.as_bytes());
+            }
+            // A path near the request limit's size is not kept for every later line.
+            if line.capacity() > 4096 {
+                *line = String::new();
+            }
+        });
+    })
+}
+
+/// Writes `entry`'s line as [`Lines`] does for `access_log::record`'s event.
+fn access_line(out: &mut String, timer: &impl FormatTime, entry: &AccessEntry<'_>) -> fmt::Result {
+    if timer.format_time(&mut Writer::new(out)).is_err() {
+        out.push_str("<unknown time>");
+    }
+    out.push(' ');
+    out.push_str(level_text(&Level::INFO));
+    out.push(' ');
+    out.push_str(ACCESS_LOG_TARGET);
+    out.push_str(": request method=");
+    out.push_str(entry.method.as_str());
+    out.push_str(" path=");
+    write_str_field(out, entry.path)?;
+    write!(
+        out,
+        " status={} ms={}",
+        entry.status.as_u16(),
+        entry.millis()
+    )?;
+    out.push('\n');
+    Ok(())
+}
+
+/// A `str` field's value as the full format writes it: its `Debug`, which quotes and escapes;
+/// where nothing needs escaping (a path, a method) the quoted text is the same bytes.
+fn write_str_field(w: &mut impl fmt::Write, value: &str) -> fmt::Result {
+    let plain = value
+        .bytes()
+        .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\');
+    if plain {
+        w.write_char('"')?;
+        w.write_str(value)?;
+        w.write_char('"')
+    } else {
+        write!(w, "{value:?}")
     }
 }
 
@@ -139,19 +207,7 @@ impl Visit for PlainFields<'_> {
         if !self.start(field) {
             return;
         }
-        // `str`'s `Debug` quotes and escapes; where nothing needs escaping (a path, a method)
-        // the quoted text is the same bytes.
-        let plain = value
-            .bytes()
-            .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\');
-        self.result = if plain {
-            self.writer
-                .write_char('"')
-                .and_then(|()| self.writer.write_str(value))
-                .and_then(|()| self.writer.write_char('"'))
-        } else {
-            write!(self.writer, "{value:?}")
-        };
+        self.result = write_str_field(&mut self.writer, value);
     }
 
     fn record_u64(&mut self, field: &Field, value: u64) {
@@ -180,6 +236,9 @@ mod tests {
     use std::io;
     use std::sync::{Arc, Mutex};
 
+    use std::time::Duration;
+
+    use axum::http::{Method, StatusCode};
     use proptest::prelude::*;
     use tracing_subscriber::fmt::MakeWriter;
 
@@ -235,7 +294,7 @@ mod tests {
         (text(ours), text(general))
     }
 
-    fn access_line(method: &str, path: &str, status: u16, ms: &str) {
+    fn access_event(method: &str, path: &str, status: u16, ms: &str) {
         tracing::info!(
             target: ACCESS_LOG_TARGET,
             method = %method,
@@ -249,7 +308,7 @@ mod tests {
     #[test]
     fn the_access_line_is_the_general_formatters() {
         let (ours, general) = both(false, || {
-            access_line("GET", "/v1/entities/cat-1", 200, "0.1");
+            access_event("GET", "/v1/entities/cat-1", 200, "0.1");
         });
         assert_eq!(
             ours,
@@ -262,7 +321,7 @@ mod tests {
     #[test]
     fn escapes_are_the_general_formatters() {
         let (ours, general) = both(false, || {
-            access_line("GET", "/a\"b\\c\u{1b}[31m\u{85}", 404, "1.0");
+            access_event("GET", "/a\"b\\c\u{1b}[31m\u{85}", 404, "1.0");
             tracing::info!(target: ACCESS_LOG_TARGET, "bell \u{7} esc \u{1b}[2J c1 \u{9b} ok é");
             tracing::warn!(target: ACCESS_LOG_TARGET, r#type = 3u64, flag = true, "slow");
         });
@@ -276,16 +335,85 @@ mod tests {
             tracing::info!(target: "catalog::other", path = "/x", "elsewhere");
             let span = tracing::info_span!("request", id = 7);
             let _entered = span.enter();
-            access_line("GET", "/in-span", 200, "0.2");
+            access_event("GET", "/in-span", 200, "0.2");
         });
         assert!(ours.contains("request{id=7}: catalog::http"), "{ours}");
         assert_eq!(ours, general);
-        let (ours, general) = both(true, || access_line("GET", "/coloured", 200, "0.3"));
+        let (ours, general) = both(true, || access_event("GET", "/coloured", 200, "0.3"));
         assert!(ours.contains('\u{1b}'), "{ours}");
         assert_eq!(ours, general);
     }
 
+    /// The sink's line for a request, and tracing's for the same request through [`Lines`].
+    fn sink_and_event(
+        method: &Method,
+        path: &str,
+        status: u16,
+        elapsed: Duration,
+    ) -> (String, String) {
+        let entry = AccessEntry {
+            method,
+            path,
+            status: StatusCode::from_u16(status).expect("status"),
+            elapsed,
+        };
+        let mut sink = String::new();
+        access_line(&mut sink, &Noon, &entry).expect("line");
+        let ms = entry.millis().to_string();
+        let (event, _) = both(false, || access_event(method.as_str(), path, status, &ms));
+        (sink, event)
+    }
+
+    #[test]
+    fn the_sinks_line_is_the_events() {
+        let (sink, event) = sink_and_event(
+            &Method::GET,
+            "/v1/entities/cat-1",
+            304,
+            Duration::from_micros(2_950),
+        );
+        assert_eq!(
+            sink,
+            "2026-12-07T12:00:00.000001Z  INFO catalog::http: request method=GET \
+             path=\"/v1/entities/cat-1\" status=304 ms=3.0\n"
+        );
+        assert_eq!(sink, event);
+    }
+
+    #[test]
+    fn the_sink_writes_to_the_gathered_batch() {
+        let out = Captured::default();
+        let (lines, guard) = LogLines::start(out.clone(), "test-access-sink").expect("start");
+        let sink = access_sink(lines, Noon);
+        sink(&AccessEntry {
+            method: &Method::POST,
+            path: "/v1/suggestions",
+            status: StatusCode::CREATED,
+            elapsed: Duration::from_millis(12),
+        });
+        drop(guard);
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(
+            text,
+            "2026-12-07T12:00:00.000001Z  INFO catalog::http: request method=POST \
+             path=\"/v1/suggestions\" status=201 ms=12.0\n"
+        );
+    }
+
     proptest! {
+        /// Any method, path, status and time: the sink writes what tracing's line would be.
+        #[test]
+        fn any_sink_line_is_the_events(
+            method in "[A-Z]{1,8}|[!#$%&'*+.^_`|~0-9a-z-]{1,12}",
+            path in "\\PC{0,40}|[\\x00-\\x7f\\u{80}-\\u{a0}]{0,20}",
+            status in 100u16..1000,
+            micros in 0u64..100_000_000,
+        ) {
+            let method = Method::from_bytes(method.as_bytes()).expect("a token is a method");
+            let (sink, event) = sink_and_event(&method, &path, status, Duration::from_micros(micros));
+            prop_assert_eq!(sink, event);
+        }
+
         /// Any path, method and status: the same line as the general formatter's.
         #[test]
         fn any_access_line_is_the_general_formatters(
@@ -293,7 +421,7 @@ mod tests {
             path in "\\PC{0,40}|[\\x00-\\x7f\\u{80}-\\u{a0}]{0,20}",
             status in 100u16..600,
         ) {
-            let (ours, general) = both(false, || access_line(&method, &path, status, "12.5"));
+            let (ours, general) = both(false, || access_event(&method, &path, status, "12.5"));
             prop_assert_eq!(ours, general);
         }
     }

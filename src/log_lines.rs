@@ -31,7 +31,8 @@ const WRITE_NOW_BYTES: usize = 256 << 10;
 /// Buffered bytes beyond which a logger waits for the writer.
 pub const MAX_BUFFERED: usize = 4 << 20;
 
-/// The `MakeWriter` the tracing subscriber writes through.
+/// The `MakeWriter` the tracing subscriber writes through. Its clones write to the same buffer.
+#[derive(Clone)]
 pub struct LogLines {
     shared: Arc<Shared>,
 }
@@ -109,6 +110,17 @@ fn gathered(target: &str, level: Level) -> bool {
 pub struct LineWriter<'a> {
     shared: &'a Shared,
     now: bool,
+}
+
+impl LogLines {
+    /// A writer for lines that may wait for their batch (the access log's own, written without
+    /// tracing: `log_format::access_sink`).
+    pub fn gathered(&self) -> LineWriter<'_> {
+        LineWriter {
+            shared: &self.shared,
+            now: false,
+        }
+    }
 }
 
 impl<'a> MakeWriter<'a> for LogLines {

@@ -89,10 +89,15 @@ fn init_tracing() -> std::io::Result<log_lines::LogLinesGuard> {
     let (writer, guard) = log_lines::LogLines::start(std::io::stderr(), "log-writer")?;
     tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(writer)
+        .with_writer(writer.clone())
         .with_ansi(ansi)
         .event_format(log_format::Lines::new(log_time::Timestamps))
         .init();
+    // The access log's lines skip tracing where its line would be the plain one; the filter
+    // cannot change after this, so asking once holds for the process.
+    if !ansi && tracing::enabled!(target: catalog_api::ACCESS_LOG_TARGET, tracing::Level::INFO) {
+        catalog_api::set_access_sink(log_format::access_sink(writer, log_time::Timestamps));
+    }
     Ok(guard)
 }
 

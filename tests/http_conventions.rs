@@ -6,6 +6,7 @@
 mod common;
 
 use std::sync::OnceLock;
+use std::time::Duration;
 
 use common::flow::{Put, approve, draft, first_of, head, login, propose, put, submit};
 use common::http::{Auth, enc};
@@ -269,6 +270,43 @@ async fn unknown_routes_answer_json_404() {
     api.get("/no/such/page")
         .await
         .expect_error(404, "not-found");
+}
+
+/// The access log's line as the served binary writes it (its own sink, not tracing's
+/// formatter): method, path without the query, status, time; the query's words never.
+#[tokio::test]
+async fn every_request_gets_one_access_line_without_its_query() {
+    let marker = common::unique("nolog");
+    let path = format!("/v1/no-such-route-{marker}");
+    s().anon()
+        .get(&format!("{path}?q=secret-{marker}"))
+        .await
+        .expect_error(404, "not-found");
+    let wanted = format!(" INFO catalog::http: request method=GET path=\"{path}\" status=404 ms=");
+    let line = common::eventually("the request's access line", Duration::from_secs(10), || {
+        let log = std::fs::read_to_string(&s().server.log).unwrap_or_default();
+        let line = log.lines().find(|l| l.contains(&wanted)).map(str::to_owned);
+        async move { line }
+    })
+    .await;
+    let (stamp, rest) = line.split_once(' ').expect("a stamped line");
+    assert!(
+        stamp.len() == "2026-12-07T12:00:00.000001Z".len() && stamp.ends_with('Z'),
+        "{line}"
+    );
+    let ms = rest.rsplit_once("ms=").expect("ms").1;
+    assert!(
+        ms.split_once('.').is_some_and(|(whole, tenth)| {
+            !whole.is_empty() && whole.bytes().all(|b| b.is_ascii_digit()) && tenth.len() == 1
+        }),
+        "{line}"
+    );
+    let log = std::fs::read_to_string(&s().server.log).unwrap_or_default();
+    assert_eq!(log.matches(&wanted).count(), 1, "one line a request");
+    assert!(
+        !log.contains(&format!("secret-{marker}")),
+        "the query reached the log"
+    );
 }
 
 #[tokio::test]

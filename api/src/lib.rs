@@ -60,7 +60,10 @@ use axum::http::Method;
 use axum::response::IntoResponse;
 
 pub use error::{ApiError, ErrorBody};
-pub use http::access_log::TARGET as ACCESS_LOG_TARGET;
+pub use http::access_log::{
+    Entry as AccessEntry, Sink as AccessSink, TARGET as ACCESS_LOG_TARGET,
+    set_sink as set_access_sink,
+};
 pub use http::guards::{IN_FLIGHT_WAIT, MAX_IN_FLIGHT, REQUEST_TIMEOUT};
 pub use http::identity::SESSION_COOKIE;
 pub use login_limits::{HASHING_WAIT, LOGIN_ADDRESS_FACTOR, LOGIN_PER_HANDLE_PER_MINUTE};
