@@ -12,7 +12,7 @@
 //! - `cli::maintenance` — `catalog rebuild`, `catalog verify`.
 //! - `cli::mirror` — `catalog mirror`: follow another server's commits and serve them read-only.
 //! - `cli::editions` — `catalog edition` and the weekly editions of `serve --editions weekly`.
-//! - `log_format` — how a line is laid out (the access log's by a formatter of its own).
+//! - `log_format` — the access log's line, written without tracing.
 //! - `log_time` — the lines' timestamps.
 //! - `log_lines` — where log lines go: stderr, in batches, from a thread of its own.
 
@@ -91,7 +91,7 @@ fn init_tracing() -> std::io::Result<log_lines::LogLinesGuard> {
         .with_env_filter(filter)
         .with_writer(writer.clone())
         .with_ansi(ansi)
-        .event_format(log_format::Lines::new(log_time::Timestamps))
+        .with_timer(log_time::Timestamps)
         .init();
     // The access log's lines skip tracing where its line would be the plain one; the filter
     // cannot change after this, so asking once holds for the process.
